@@ -1,0 +1,154 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Env } from './config/env.ts';
+import type { Database } from './db/client.ts';
+import { errorBody } from './lib/errors.ts';
+import { authPlugin } from './plugins/auth.ts';
+import { devicesPlugin } from './plugins/devices.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { scopePlugin } from './plugins/scope.ts';
+import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
+import { createRepositories, type Repositories } from './repositories/index.ts';
+import { routes } from './routes/index.ts';
+import { createTokenService, type TokenService } from './services/tokens.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Env;
+    database: Database;
+    repos: Repositories;
+    tokens: TokenService;
+  }
+}
+
+export interface BuildOptions {
+  config: Env;
+  database: Database;
+  jwtSecret: string;
+  /** Serve the built web app from this folder (default apps/web/dist when it exists). */
+  webRoot?: string | null;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** A page path of the web app: not the API (`/api/...`, `/api-token-auth/`) and not a file (no dot in the last segment). */
+export function isSpaPath(pathname: string): boolean {
+  if (pathname === '/' || pathname.startsWith('/api') || pathname.includes('/.')) return false;
+  const last = pathname.replace(/\/+$/, '').split('/').pop() ?? '';
+  return !last.includes('.');
+}
+
+/** Errors the router raises before any route runs (too-long or malformed path parameter) answer the usual error body. */
+function routerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const where = request.url.split('?')[0].slice(0, 200);
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return reply.status(404).send(errorBody([`Not found: ${request.method} ${where}`]));
+  }
+  return reply.status(400).send(errorBody([`The URL is not valid: ${where}`]));
+}
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 1_048_576,
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
+    ajv: { customOptions: { coerceTypes: false } },
+    frameworkErrors: routerError,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('config', opts.config);
+  app.decorate('database', opts.database);
+  app.decorate('tokens', createTokenService(opts.jwtSecret));
+  app.decorate('repos', createRepositories(opts.database, opts.config));
+
+  await app.register(errorsPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        'connect-src': ["'self'"],
+        'script-src': ["'self'", "'unsafe-inline'"],
+        'style-src': ["'self'", "'unsafe-inline'", 'https:'],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  // Per-route limits only (config.rateLimit or app.createRateLimit); nothing is limited by default.
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Forecourt API',
+        description: 'Console API and device API of Forecourt.',
+        version: '0.1.0',
+      },
+      components: {
+        securitySchemes: {
+          jwt: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: '`JWT <token>` or `Bearer <token>`',
+          },
+          device: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Device <token>`' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(authPlugin);
+  await app.register(scopePlugin);
+  await app.register(snapshotCachePlugin, { ttlMs: opts.config.POLL_CACHE_MS });
+  await app.register(devicesPlugin);
+
+  app.get('/api/health', { schema: { hide: true } }, async () => ({
+    status: 'ok',
+    database: opts.database.kind,
+  }));
+
+  await app.register(routes);
+
+  const webRoot = opts.webRoot === undefined ? defaultWebRoot : opts.webRoot;
+  if (webRoot && existsSync(webRoot)) {
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'] });
+    // Plain paths typed into the address bar (`/site/3/pump/status/log`) get the SPA, which turns them into
+    // its hash route. Only browsers asking for a page; the API, files and anything else keep their 404.
+    app.get('/*', { schema: { hide: true } }, (request, reply) => {
+      const pathname = request.url.split('?')[0] ?? '';
+      if (isSpaPath(pathname) && /\btext\/html\b/i.test(request.headers.accept ?? '')) {
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      }
+      return reply.callNotFound();
+    });
+  }
+  return app;
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+const durationSeconds = (name: string, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
+      if (!m) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be a duration like 300, 90s, 5m or 1h` });
+        return z.NEVER;
+      }
+      const n = Number(m[1]);
+      const unit = m[2] ?? 's';
+      const seconds = unit === 'ms' ? n / 1000 : unit === 'm' ? n * 60 : unit === 'h' ? n * 3600 : n;
+      if (seconds <= 0) {
+        ctx.addIssue({ code: 'custom', message: `${name} must be greater than 0` });
+        return z.NEVER;
+      }
+      return seconds;
+    });
+
+const onOff = (fallback: boolean) =>
+  z
+    .enum(['on', 'off', 'true', 'false', '1', '0'], { error: 'must be on or off' })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : v === 'on' || v === 'true' || v === '1'));
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      try {
+        const u = new URL(v);
+        if (!protocols.includes(u.protocol)) throw new Error('protocol');
+        return v;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `must be a URL starting with ${protocols.join(' or ')}//` });
+        return z.NEVER;
+      }
+    });
+
+export const EnvSchema = z.object({
+  PORT: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 8080;
+      if (!/^\d+$/.test(v) || Number(v) > 65535) {
+        ctx.addIssue({ code: 'custom', message: 'must be a port number from 0 to 65535' });
+        return z.NEVER;
+      }
+      return Number(v);
+    }),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  DATA_DIR: z.string().min(1).default('./data'),
+  JWT_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters (leave unset to generate one in DATA_DIR)')
+    .optional(),
+  SIMULATOR: onOff(true),
+  SEED: z.enum(['demo', 'none', 'large'], { error: 'must be demo, none or large' }).default('demo'),
+  /** Scales every count of SEED=large (1 = 5,000 sites, 10M telemetry rows; 0.1 suits PGlite). */
+  LARGE_SCALE: z.coerce
+    .number({ error: 'must be a number above 0, at most 10' })
+    .gt(0, 'must be a number above 0, at most 10')
+    .max(10, 'must be a number above 0, at most 10')
+    .default(1),
+  WEATHER_API_KEY: z.string().optional(),
+  WEATHER_URL: url(['http:', 'https:']),
+  GEO_URL: url(['http:', 'https:']),
+  /** open-meteo (keyless, default) or openweathermap (default when WEATHER_API_KEY is set). */
+  WEATHER_PROVIDER: z
+    .enum(['open-meteo', 'openweathermap'], { error: 'must be open-meteo or openweathermap' })
+    .optional(),
+  /** nominatim (keyless, default) or google (default when GEO_API_KEY is set). */
+  GEO_PROVIDER: z.enum(['nominatim', 'google'], { error: 'must be nominatim or google' }).optional(),
+  GEO_API_KEY: z.string().optional(),
+  /** How long one weather or geocoding call may take before the answer is 503 (milliseconds). */
+  WEATHER_TIMEOUT_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds from 100 to 60000' })
+    .int('must be a whole number of milliseconds from 100 to 60000')
+    .min(100, 'must be a whole number of milliseconds from 100 to 60000')
+    .max(60_000, 'must be a whole number of milliseconds from 100 to 60000')
+    .default(4_000),
+  POLL_CACHE_MS: z.coerce
+    .number({ error: 'must be a whole number of milliseconds from 0 to 12500' })
+    .int('must be a whole number of milliseconds from 0 to 12500')
+    .min(0, 'must be a whole number of milliseconds from 0 to 12500')
+    .max(12_500, 'must be a whole number of milliseconds from 0 to 12500')
+    .default(2_000),
+  SMTP_URL: url(['smtp:', 'smtps:']),
+  MAIL_FROM: z.string().default('Forecourt <no-reply@forecourt.local>'),
+  PUBLIC_URL: url(['http:', 'https:']),
+  ZENDESK_SUBDOMAIN: z
+    .string()
+    .regex(/^[a-z0-9-]+$/i, 'must be the subdomain only, e.g. mycompany')
+    .optional(),
+  ZENDESK_EMAIL: z.string().optional(),
+  ZENDESK_TOKEN: z.string().optional(),
+  ZENDESK_URL: url(['http:', 'https:']),
+  TILE_URL_ROAD: z.string().default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  TILE_URL_SATELLITE: z
+    .string()
+    .default('https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}'),
+  AUTH_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]+$/, 'must be an HTTP header name')
+    .default('Authorization'),
+  REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
+  CONNECTIVITY_TIMEOUT: durationSeconds('CONNECTIVITY_TIMEOUT', 300),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parse the environment; a bad value throws one line per variable naming it. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map(
+      (i) => `${String(i.path[0])}: ${i.message} (got ${JSON.stringify(source[String(i.path[0])])})`,
+    );
+    throw new ConfigError(`Invalid configuration: ${lines.join('; ')}`);
+  }
+  const env = result.data;
+  const zendesk = [env.ZENDESK_SUBDOMAIN ?? env.ZENDESK_URL, env.ZENDESK_EMAIL, env.ZENDESK_TOKEN];
+  if (zendesk.some(Boolean) && !zendesk.every(Boolean)) {
+    throw new ConfigError(
+      'Invalid configuration: ZENDESK_SUBDOMAIN (or ZENDESK_URL), ZENDESK_EMAIL and ZENDESK_TOKEN must be set together',
+    );
+  }
+  return env;
+}

@@ -1,0 +1,36 @@
+import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const resetTokens = pgTable(
+  'reset_tokens',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('reset_tokens_user_idx').on(t.userId)],
+);
+
+/** Logged-out tokens, by their jti, kept until they would have expired anyway. */
+export const revokedTokens = pgTable('revoked_tokens', {
+  jti: text('jti').primaryKey(),
+  expiresAt: ts('expires_at').notNull(),
+});
+
+/** Per-terminal device secrets, stored only hashed (sha-256 of a 256-bit random secret). */
+export const deviceTokens = pgTable('device_tokens', {
+  terminalId: integer('terminal_id').primaryKey(),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdBy: integer('created_by'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** Small key/value store for server state that must survive restarts (seed marker, ...). */
+export const meta = pgTable('meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,128 @@
+import {
+  bigserial,
+  doublePrecision,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** Scope columns (agent, company, site) are copied onto every event row so scoped, newest-first reads use one index. */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    terminalId: integer('terminal_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    companyId: integer('company_id').notNull(),
+    agentId: integer('agent_id').notNull(),
+    eventType: smallint('event_type').notNull(),
+    text: text('text').notNull(),
+    startedAt: ts('started_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('alerts_agent_idx').on(t.agentId, t.id.desc()),
+    index('alerts_company_idx').on(t.companyId, t.id.desc()),
+    index('alerts_site_idx').on(t.siteId, t.id.desc()),
+    index('alerts_agent_type_idx').on(t.agentId, t.eventType, t.id.desc()),
+    index('alerts_company_type_idx').on(t.companyId, t.eventType, t.id.desc()),
+    index('alerts_site_type_idx').on(t.siteId, t.eventType, t.id.desc()),
+  ],
+);
+
+export const telemetry = pgTable(
+  'telemetry',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    terminalId: integer('terminal_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    at: ts('at').notNull(),
+    batteryLife: doublePrecision('battery_life'),
+    flashLeft: doublePrecision('flash_left'),
+    temperatureMainBoard: doublePrecision('temperature_main_board'),
+    temperatureInsideCabinet: doublePrecision('temperature_inside_cabinet'),
+    humidityInsideCabinet: doublePrecision('humidity_inside_cabinet'),
+    lat: doublePrecision('lat'),
+    lng: doublePrecision('lng'),
+  },
+  (t) => [
+    index('telemetry_site_idx').on(t.siteId, t.id.desc()),
+    index('telemetry_terminal_idx').on(t.terminalId, t.id.desc()),
+  ],
+);
+
+export const shocks = pgTable(
+  'shocks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    terminalId: integer('terminal_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    companyId: integer('company_id').notNull(),
+    agentId: integer('agent_id').notNull(),
+    reading: doublePrecision('reading').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    index('shocks_company_idx').on(t.companyId, t.id.desc()),
+    index('shocks_site_idx').on(t.siteId, t.id.desc()),
+    index('shocks_agent_idx').on(t.agentId, t.id.desc()),
+  ],
+);
+
+export const pumpStatusEntries = pgTable(
+  'pump_status_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    pumpId: integer('pump_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    terminalId: integer('terminal_id').notNull(),
+    /** What the pump reported: 0 off, 1 on. */
+    reportedStatus: smallint('reported_status').notNull(),
+    /** Status code; 4000 is normal. */
+    code: integer('code').notNull(),
+    text: text('text').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [
+    index('pump_status_site_idx').on(t.siteId, t.id.desc()),
+    index('pump_status_pump_idx').on(t.pumpId, t.id.desc()),
+  ],
+);
+
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    terminalId: integer('terminal_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    at: ts('at').notNull(),
+    volumeL: numeric('volume_l', { precision: 12, scale: 3, mode: 'number' }).notNull(),
+    amount: numeric('amount', { precision: 14, scale: 2, mode: 'number' }).notNull(),
+  },
+  (t) => [index('transactions_site_at_idx').on(t.siteId, t.at)],
+);
+
+/** Every on/off change of a terminal: the connectivity log. */
+export const connectivityEvents = pgTable(
+  'connectivity_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    terminalId: integer('terminal_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    companyId: integer('company_id').notNull(),
+    agentId: integer('agent_id').notNull(),
+    status: text('status').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [
+    index('connectivity_events_agent_idx').on(t.agentId, t.id.desc()),
+    index('connectivity_events_company_idx').on(t.companyId, t.id.desc()),
+    index('connectivity_events_site_idx').on(t.siteId, t.id.desc()),
+  ],
+);

@@ -1,0 +1,5 @@
+export * from './auth.ts';
+export * from './commands.ts';
+export * from './events.ts';
+export * from './org.ts';
+export * from './tickets.ts';

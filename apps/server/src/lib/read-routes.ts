@@ -1,0 +1,206 @@
+import { ErrorBodySchema } from '@forecourt/contract/common';
+import { stringify } from 'csv-stringify/sync';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
+import { z } from 'zod';
+import { queryKey, sendSnapshot } from '../plugins/snapshot-cache.ts';
+import type { ReadScope } from '../repositories/read-scope.ts';
+import { notFound } from './errors.ts';
+
+export type ScopeKind = ReadScope['kind'];
+
+/** A CSV column: header and how to read it from a row. */
+export type CsvColumn<Row> = readonly [header: string, value: (row: Row) => unknown];
+
+interface ReadContext<Query> {
+  scope: ReadScope;
+  query: Query;
+  request: FastifyRequest;
+}
+
+interface BaseOptions<Q extends z.ZodType, R extends z.ZodType> {
+  url: string;
+  kind: ScopeKind;
+  /** Path parameter holding the scoped id (default 'id'). */
+  param?: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  query?: Q;
+  response: R;
+  /**
+   * For nested paths like `/company/:id/site/:siteId/...`: the caller must reach the company of `:id` too,
+   * and the site must belong to it (else 404).
+   */
+  parent?: 'company';
+}
+
+export type DataRouteOptions<Q extends z.ZodType, R extends z.ZodType> = BaseOptions<Q, R> &
+  (
+    | { load: (ctx: ReadContext<z.output<Q>>) => Promise<z.input<R>>; loadJson?: never }
+    | {
+        /**
+         * For large answers: the JSON text of the answer, built by the database (e.g. with `json_agg`), so
+         * the event loop neither parses nor serialises it. It must have the `response` shape; tests parse it.
+         */
+        loadJson: (ctx: ReadContext<z.output<Q>>) => Promise<string>;
+        load?: never;
+      }
+  );
+
+export interface LogRouteOptions<Q extends z.ZodType, Row extends z.ZodType>
+  extends BaseOptions<Q, z.ZodArray<Row>> {
+  load: (ctx: ReadContext<z.output<Q>>) => Promise<Array<z.input<Row> & { cursor: string }>>;
+  /** File name of the CSV download (without extension). */
+  csvName: string;
+  csv: readonly CsvColumn<z.output<Row>>[];
+}
+
+const EmptyQuery = z.object({});
+
+function paramsSchema(names: string[]) {
+  return z.object(Object.fromEntries(names.map((n) => [n, z.string().describe('Numeric id')])));
+}
+
+function pathParams(url: string): string[] {
+  return [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+}
+
+/** The snapshot key: scope first (so writes can drop a scope by prefix), then the route and the parsed query. */
+function snapshotKey(request: FastifyRequest, extra = ''): string {
+  const t = request.target!;
+  return `${t.kind}:${t.id}|${request.routeOptions.url}|${queryKey(request.query)}${extra}`;
+}
+
+function scopeOf(request: FastifyRequest): ReadScope {
+  const t = request.target!;
+  return { kind: t.kind as ScopeKind, id: t.id };
+}
+
+function hooks(app: FastifyInstance, opts: BaseOptions<z.ZodType, z.ZodType>): preValidationHookHandler[] {
+  // Scope runs before validation: 401/403/404 come first, then 400 for a bad query.
+  const list: preValidationHookHandler[] = [];
+  if (opts.parent) list.push(app.scope(opts.parent, 'id') as unknown as preValidationHookHandler);
+  list.push(app.scope(opts.kind, opts.param ?? 'id') as unknown as preValidationHookHandler);
+  if (opts.parent) {
+    list.push((async (request: FastifyRequest) => {
+      const parentId = Number((request.params as { id: string }).id);
+      if (request.target?.location.companyId !== parentId)
+        throw notFound(`No such ${opts.kind} in this company.`);
+    }) as unknown as preValidationHookHandler);
+  }
+  return list;
+}
+
+function schemaOf(opts: BaseOptions<z.ZodType, z.ZodType>, response: z.ZodType) {
+  return {
+    tags: opts.tags,
+    summary: opts.summary,
+    description: opts.description,
+    security: [{ jwt: [] }],
+    params: paramsSchema(pathParams(opts.url)),
+    querystring: opts.query ?? EmptyQuery,
+    response: {
+      200: response,
+      304: z.null().describe('Not modified: the If-None-Match ETag is current'),
+      400: ErrorBodySchema,
+      401: ErrorBodySchema,
+      403: ErrorBodySchema,
+      404: ErrorBodySchema,
+    },
+  };
+}
+
+/**
+ * A polled read: scoped, answered from a snapshot shared by every caller of the same (route, scope id, query)
+ * for a short interval, with an ETag (304 when the caller has it).
+ */
+export function dataRoute<Q extends z.ZodType, R extends z.ZodType>(
+  app: FastifyInstance,
+  opts: DataRouteOptions<Q, R>,
+) {
+  app.get(
+    opts.url,
+    { preValidation: hooks(app, opts as never), schema: schemaOf(opts as never, opts.response) },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const snap = await app.snapshots.get(snapshotKey(request), async () => {
+        const ctx = { scope: scopeOf(request), query: request.query as z.output<Q>, request };
+        const body = opts.loadJson
+          ? await opts.loadJson(ctx)
+          : JSON.stringify(opts.response.parse(await opts.load(ctx)));
+        return {
+          body,
+          contentType: 'application/json; charset=utf-8',
+          headers: {},
+        };
+      });
+      return sendSnapshot(request, reply, snap);
+    },
+  );
+}
+
+function wantsCsv(request: FastifyRequest): boolean {
+  const format = (request.query as { format?: string }).format;
+  if (format) return format === 'csv';
+  const accept = request.headers.accept ?? '';
+  return /\btext\/csv\b/i.test(accept) && !/\bapplication\/json\b/i.test(accept.split('text/csv')[0] ?? '');
+}
+
+function nextLink(request: FastifyRequest, cursor: string): string {
+  const [path, search = ''] = request.url.split('?');
+  const params = new URLSearchParams(search);
+  params.set('before', cursor);
+  return `<${path}?${params.toString()}>; rel="next"`;
+}
+
+const csvCell = (v: unknown): string | number | null => {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number' || typeof v === 'string') return v;
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  return JSON.stringify(v);
+};
+
+/**
+ * A log page: newest first, `limit_to` rows older than `before`; `X-Next-Cursor` and `Link: rel="next"` while
+ * the page is full. JSON, or CSV with `?format=csv` / `Accept: text/csv`. Shared snapshots and ETags as above.
+ */
+export function logRoute<Q extends z.ZodType, Row extends z.ZodType>(
+  app: FastifyInstance,
+  opts: LogRouteOptions<Q, Row>,
+) {
+  const list = opts.response;
+  app.get(
+    opts.url,
+    {
+      preValidation: hooks(app, opts as never),
+      schema: {
+        ...schemaOf(opts as never, list),
+        description:
+          `${opts.description ?? ''}\n\nPaged: \`limit_to\` rows per page, \`before\` = the \`cursor\` of the last row seen (also in \`X-Next-Cursor\` and \`Link\`). CSV with \`?format=csv\` or \`Accept: text/csv\`.`.trim(),
+      },
+    },
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const csv = wantsCsv(request);
+      reply.header('vary', 'Accept');
+      const snap = await app.snapshots.get(snapshotKey(request, csv ? '|csv' : ''), async () => {
+        const query = request.query as z.output<Q> & { limit_to: number };
+        const rows = await opts.load({ scope: scopeOf(request), query, request });
+        const parsed = list.parse(rows) as Array<z.output<Row>>;
+        const headers: Record<string, string> = {};
+        const last = rows.at(-1);
+        if (last && rows.length >= query.limit_to) {
+          headers['x-next-cursor'] = last.cursor;
+          headers.link = nextLink(request, last.cursor);
+        }
+        if (!csv)
+          return { body: JSON.stringify(parsed), contentType: 'application/json; charset=utf-8', headers };
+        headers['content-disposition'] = `attachment; filename="${opts.csvName}.csv"`;
+        const body = stringify(
+          parsed.map((row) => opts.csv.map(([, value]) => csvCell(value(row)))),
+          { header: true, columns: opts.csv.map(([header]) => header) },
+        );
+        return { body, contentType: 'text/csv; charset=utf-8', headers };
+      });
+      return sendSnapshot(request, reply, snap);
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { unauthorized } from '../lib/errors.ts';
+import type { DeviceTerminal } from '../repositories/device-repository.ts';
+import { type ChangeRef, type CommandService, createCommandService } from '../services/commands.ts';
+import {
+  createDeviceTokenService,
+  type DeviceTokenService,
+  readDeviceToken,
+} from '../services/device-tokens.ts';
+import { createHeartbeatService, type HeartbeatService } from '../services/heartbeats.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The terminal behind `Authorization: Device <token>`, set by `app.deviceAuth`. */
+    device: DeviceTerminal | null;
+  }
+  interface FastifyInstance {
+    commands: CommandService;
+    heartbeats: HeartbeatService;
+    deviceTokens: DeviceTokenService;
+    /** Drops cached polled reads of a place after a write that changes them (no-op without a polling cache). */
+    placeChanged: (ref: ChangeRef) => void;
+    /** onRequest hook of the device API: resolves the device token (unknown → 401) and records the heartbeat. */
+    deviceAuth: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
+type Snapshots = { invalidate?: (...args: unknown[]) => unknown };
+
+/** Device-facing services: command dispatch, heartbeats/connectivity, device tokens. */
+export const devicesPlugin = fp(async (app: FastifyInstance) => {
+  /** Drops cached polled reads (when a polling cache is installed) for the place that changed. */
+  const onChange = (ref: ChangeRef) => {
+    const snapshots = (app as unknown as { snapshots?: Snapshots }).snapshots;
+    if (typeof snapshots?.invalidate !== 'function') return;
+    const kind = 'siteId' in ref ? 'site' : 'terminal';
+    const id = 'siteId' in ref ? ref.siteId : ref.terminalId;
+    void app.repos.org
+      .locate(kind, id)
+      .then((loc) => {
+        if (loc) snapshots.invalidate?.(loc);
+      })
+      .catch(() => {});
+  };
+
+  app.decorate('placeChanged', onChange);
+  app.decorate(
+    'commands',
+    createCommandService({ repos: app.repos, log: app.log.child({ service: 'commands' }), onChange }),
+  );
+  app.decorate(
+    'heartbeats',
+    createHeartbeatService({
+      repo: app.repos.connectivity,
+      log: app.log.child({ service: 'connectivity' }),
+      timeoutS: app.config.CONNECTIVITY_TIMEOUT,
+      onChange,
+    }),
+  );
+  app.decorate('deviceTokens', createDeviceTokenService(app.repos.devices));
+
+  app.decorateRequest('device', null);
+  app.decorate('deviceAuth', async (request: FastifyRequest) => {
+    const token = readDeviceToken(request.headers.authorization);
+    if (!token) throw unauthorized('A device token is required: send Authorization: Device <token>.');
+    const terminal = await app.deviceTokens.resolve(token);
+    if (!terminal) throw unauthorized('Unknown device token.');
+    request.device = terminal;
+    await app.heartbeats.seen(terminal);
+  });
+
+  // Long-polls would hold shutdown for up to 30 s: answer them (empty) before the server stops listening.
+  app.addHook('preClose', async () => {
+    app.commands.releaseAll();
+  });
+  app.addHook('onClose', async () => {
+    await app.heartbeats.flush().catch((err) => app.log.error({ err }, 'final heartbeat flush failed'));
+  });
+});

@@ -1,0 +1,415 @@
+import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
+import type { Database, QueryFn } from '../db/client.ts';
+import { type PumpRow, pumpSelect, toPumpRow } from './pump-repository.ts';
+
+/** Final states: a command in one of these never changes again. */
+export const FINAL_STATES: readonly CommandState[] = ['confirmed', 'failed', 'timed_out', 'expired'];
+
+export interface CommandTimings {
+  /** Seconds a queued command waits to be fetched before it expires. */
+  queueTtlS: number;
+  /** Seconds a fetched pump command has to be acknowledged before it times out. */
+  pumpAckTimeoutS: number;
+  /** Seconds a fetched reboot has to be acknowledged (the terminal is down meanwhile). */
+  rebootAckTimeoutS: number;
+}
+
+export const DEFAULT_TIMINGS: CommandTimings = {
+  queueTtlS: 300,
+  pumpAckTimeoutS: 60,
+  rebootAckTimeoutS: 120,
+};
+
+export interface Requester {
+  userId: number;
+  name: string;
+}
+
+/** What a device fetches: `{id, kind, pump_no?, reboot_type?, created_at}`. */
+export interface DeviceCommandRow {
+  id: number;
+  kind: CommandKind;
+  pumpNo: number | null;
+  rebootType: RebootType | null;
+  createdAt: Date;
+}
+
+/** A command whose state a sweep or an ack just changed. */
+export interface Transition {
+  id: number;
+  kind: CommandKind;
+  state: CommandState;
+  terminalId: number;
+  siteId: number;
+  companyId: number;
+  agentId: number;
+  pumpId: number | null;
+}
+
+export type TurnResult =
+  | { ok: true; pump: PumpRow; command: Command }
+  | { ok: false; reason: 'already' | 'pending'; pump: PumpRow }
+  | { ok: false; reason: 'missing' };
+
+const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+
+interface CommandDbRow {
+  id: number | string;
+  kind: CommandKind;
+  terminal_id: number;
+  terminal_no: string;
+  site_id: number;
+  pump_id: number | null;
+  pump_no: number | null;
+  reboot_type: RebootType | null;
+  state: CommandState;
+  requested_by: number | null;
+  requested_by_name: string | null;
+  detail: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  sent_at: Date | string | null;
+  completed_at: Date | string | null;
+  expires_at: Date | string;
+  history: Array<{ state: CommandState; at: string; detail: string | null }> | string | null;
+}
+
+const commandSelect = `
+  select c.id, c.kind, c.terminal_id, t.terminal_no, c.site_id, c.pump_id, c.pump_no, c.reboot_type, c.state,
+         c.requested_by, c.requested_by_name, c.detail, c.created_at, c.updated_at, c.sent_at, c.completed_at,
+         c.expires_at,
+         coalesce((select json_agg(json_build_object('state', e.state, 'at', e.at, 'detail', e.detail) order by e.id)
+                     from command_events e where e.command_id = c.id), '[]'::json) as history
+    from commands c join terminals t on t.id = c.terminal_id`;
+
+export function toCommand(r: CommandDbRow): Command {
+  const history = typeof r.history === 'string' ? JSON.parse(r.history) : (r.history ?? []);
+  return {
+    id: Number(r.id),
+    kind: r.kind,
+    terminal_id: r.terminal_id,
+    terminal_number: r.terminal_no,
+    site_id: r.site_id,
+    pump_id: r.pump_id,
+    pump_no: r.pump_no,
+    reboot_type: r.reboot_type,
+    state: r.state,
+    requested_by: r.requested_by_name,
+    requested_by_id: r.requested_by,
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+    sent_at: iso(r.sent_at),
+    completed_at: iso(r.completed_at),
+    expires_at: iso(r.expires_at)!,
+    detail: r.detail,
+    history: (history as Array<{ state: CommandState; at: string; detail: string | null }>).map((h) => ({
+      state: h.state,
+      at: new Date(h.at).toISOString(),
+      detail: h.detail ?? null,
+    })),
+  };
+}
+
+/** Appends one history row per changed command. */
+async function logEvents(
+  q: QueryFn,
+  ids: number[],
+  states: string[],
+  details: (string | null)[],
+  at: Date | null,
+) {
+  if (!ids.length) return;
+  await q(
+    `insert into command_events (command_id, state, detail, at)
+     select id, state, detail, coalesce($4::timestamptz, now())
+       from unnest($1::int[], $2::text[], $3::text[]) as u(id, state, detail)`,
+    [ids, states, details, at],
+  );
+}
+
+/** Commands to devices (pump on/off, reboot) and their state history. */
+export function createCommandRepository(database: Database, timings: CommandTimings = DEFAULT_TIMINGS) {
+  async function byId(q: QueryFn, id: number): Promise<Command | null> {
+    const rows = await q<CommandDbRow>(`${commandSelect} where c.id = $1`, [id]);
+    return rows[0] ? toCommand(rows[0]) : null;
+  }
+
+  return {
+    timings,
+
+    /**
+     * The pump state machine of section 4 as one conditional UPDATE: only an off pump (0/0) can be turned on and
+     * only an on pump (1/1) turned off; the requested status is set at once (pending until the device confirms)
+     * and a command is queued for the pump's controller terminal, in the same transaction.
+     */
+    async turnPump(pumpId: number, target: 0 | 1, by: Requester): Promise<TurnResult> {
+      return database.transaction(async (q) => {
+        const updated = await q<{ id: number; terminal_id: number }>(
+          `update pumps set status = $2, updated_at = now()
+            where id = $1 and status = last_synapse_status and status <> $2
+            returning id, terminal_id`,
+          [pumpId, target],
+        );
+        const pumpRows = await q<Parameters<typeof toPumpRow>[0]>(`${pumpSelect} where p.id = $1`, [pumpId]);
+        if (!pumpRows[0]) return { ok: false, reason: 'missing' } as const;
+        const pump = toPumpRow(pumpRows[0]);
+        if (!updated[0]) {
+          return {
+            ok: false,
+            reason: pump.status !== pump.lastSynapseStatus ? 'pending' : 'already',
+            pump,
+          } as const;
+        }
+        const inserted = await q<{ id: number | string }>(
+          `insert into commands (kind, terminal_id, site_id, company_id, agent_id, pump_id, pump_no, state,
+                                 requested_by, requested_by_name, expires_at)
+           select $1, t.id, p.site_id, t.company_id, t.agent_id, p.id, p.pump_no, 'queued', $3, $4,
+                  now() + make_interval(secs => $5::float8)
+             from pumps p join terminals t on t.id = p.terminal_id where p.id = $2
+           returning id`,
+          [target === 1 ? 'pump_on' : 'pump_off', pumpId, by.userId, by.name, timings.queueTtlS],
+        );
+        const id = Number(inserted[0].id);
+        await logEvents(q, [id], ['queued'], [`Requested by ${by.name}`], null);
+        return { ok: true, pump, command: (await byId(q, id))! } as const;
+      });
+    },
+
+    async queueReboot(terminalId: number, rebootType: RebootType, by: Requester): Promise<Command> {
+      return database.transaction(async (q) => {
+        const inserted = await q<{ id: number | string }>(
+          `insert into commands (kind, terminal_id, site_id, company_id, agent_id, reboot_type, state,
+                                 requested_by, requested_by_name, expires_at)
+           select 'reboot', t.id, t.site_id, t.company_id, t.agent_id, $2, 'queued', $3, $4,
+                  now() + make_interval(secs => $5::float8)
+             from terminals t where t.id = $1
+           returning id`,
+          [terminalId, rebootType, by.userId, by.name, timings.queueTtlS],
+        );
+        const id = Number(inserted[0].id);
+        await logEvents(q, [id], ['queued'], [`${rebootType} reboot requested by ${by.name}`], null);
+        return (await byId(q, id))!;
+      });
+    },
+
+    /**
+     * Hands a terminal its queued, unexpired commands, oldest first, and marks them sent. The conditional UPDATE
+     * means two concurrent fetches never both receive the same command. A sent command's deadline becomes its
+     * acknowledgement timeout.
+     */
+    async takeQueued(terminalId: number): Promise<DeviceCommandRow[]> {
+      return database.transaction(async (q) => {
+        const rows = await q<{
+          id: number | string;
+          kind: CommandKind;
+          pump_no: number | null;
+          reboot_type: RebootType | null;
+          created_at: Date | string;
+        }>(
+          `update commands
+              set state = 'sent', sent_at = now(), updated_at = now(),
+                  expires_at = now() + make_interval(secs => case when kind = 'reboot' then $2::float8 else $3::float8 end)
+            where terminal_id = $1 and state = 'queued' and expires_at > now()
+            returning id, kind, pump_no, reboot_type, created_at`,
+          [terminalId, timings.rebootAckTimeoutS, timings.pumpAckTimeoutS],
+        );
+        rows.sort((a, b) => Number(a.id) - Number(b.id));
+        await logEvents(
+          q,
+          rows.map((r) => Number(r.id)),
+          rows.map(() => 'sent'),
+          rows.map(() => 'Fetched by the terminal'),
+          null,
+        );
+        return rows.map((r) => ({
+          id: Number(r.id),
+          kind: r.kind,
+          pumpNo: r.pump_no,
+          rebootType: r.reboot_type,
+          createdAt: new Date(r.created_at),
+        }));
+      });
+    },
+
+    /**
+     * A device's acknowledgement. Only a queued or sent command changes (conditional UPDATE, so concurrent or
+     * repeated acks apply once); a confirmed pump command records the device's state in last_synapse_status, a
+     * failed one returns the requested status to it. Null when the command is not this terminal's.
+     */
+    async acknowledge(
+      terminalId: number,
+      commandId: number,
+      result: 'ok' | 'failed',
+      detail: string | null,
+    ): Promise<{ state: CommandState; changed: Transition | null } | null> {
+      return database.transaction(async (q) => {
+        const state: CommandState = result === 'ok' ? 'confirmed' : 'failed';
+        const changed = await q<{
+          id: number | string;
+          kind: CommandKind;
+          state: CommandState;
+          terminal_id: number;
+          site_id: number;
+          company_id: number;
+          agent_id: number;
+          pump_id: number | null;
+        }>(
+          `update commands set state = $3, detail = $4, updated_at = now(), completed_at = now()
+            where id = $1 and terminal_id = $2 and state in ('queued', 'sent')
+            returning id, kind, state, terminal_id, site_id, company_id, agent_id, pump_id`,
+          [commandId, terminalId, state, detail],
+        );
+        const row = changed[0];
+        if (!row) {
+          const current = await q<{ state: CommandState }>(
+            'select state from commands where id = $1 and terminal_id = $2',
+            [commandId, terminalId],
+          );
+          return current[0] ? { state: current[0].state, changed: null } : null;
+        }
+        await logEvents(
+          q,
+          [commandId],
+          [state],
+          [
+            detail ??
+              (state === 'confirmed' ? 'Confirmed by the terminal' : 'The terminal reported a failure'),
+          ],
+          null,
+        );
+        if (row.pump_id !== null) {
+          if (state === 'confirmed') {
+            const confirmed = row.kind === 'pump_on' ? 1 : 0;
+            await q(
+              'update pumps set last_synapse_status = $2, status = $2, updated_at = now() where id = $1',
+              [row.pump_id, confirmed],
+            );
+          } else {
+            await q('update pumps set status = last_synapse_status, updated_at = now() where id = $1', [
+              row.pump_id,
+            ]);
+          }
+        }
+        return {
+          state,
+          changed: {
+            id: Number(row.id),
+            kind: row.kind,
+            state,
+            terminalId: row.terminal_id,
+            siteId: row.site_id,
+            companyId: row.company_id,
+            agentId: row.agent_id,
+            pumpId: row.pump_id,
+          },
+        };
+      });
+    },
+
+    /**
+     * Applies deadlines as of `now`: a queued command not fetched in time expires, a sent one not acknowledged in
+     * time times out. A pump whose command ended that way returns to its last confirmed status (it leaves pending).
+     */
+    async sweep(now: Date): Promise<Transition[]> {
+      return database.transaction(async (q) => {
+        const rows = await q<{
+          id: number | string;
+          kind: CommandKind;
+          state: CommandState;
+          terminal_id: number;
+          site_id: number;
+          company_id: number;
+          agent_id: number;
+          pump_id: number | null;
+        }>(
+          `update commands
+              set state = case when state = 'queued' then 'expired' else 'timed_out' end,
+                  detail = case when state = 'queued' then 'Not fetched by the terminal in time'
+                                else 'Not acknowledged by the terminal in time' end,
+                  updated_at = $1, completed_at = $1
+            where state in ('queued', 'sent') and expires_at <= $1
+            returning id, kind, state, terminal_id, site_id, company_id, agent_id, pump_id, detail`,
+          [now],
+        );
+        if (!rows.length) return [];
+        await logEvents(
+          q,
+          rows.map((r) => Number(r.id)),
+          rows.map((r) => r.state),
+          rows.map((r) =>
+            r.state === 'expired'
+              ? 'Not fetched by the terminal in time'
+              : 'Not acknowledged by the terminal in time',
+          ),
+          now,
+        );
+        const pumpIds = rows.filter((r) => r.pump_id !== null).map((r) => r.pump_id as number);
+        if (pumpIds.length) {
+          await q(
+            `update pumps set status = last_synapse_status, updated_at = $2
+              where id = any($1::int[]) and status <> last_synapse_status`,
+            [pumpIds, now],
+          );
+        }
+        return rows.map((r) => ({
+          id: Number(r.id),
+          kind: r.kind,
+          state: r.state,
+          terminalId: r.terminal_id,
+          siteId: r.site_id,
+          companyId: r.company_id,
+          agentId: r.agent_id,
+          pumpId: r.pump_id,
+        }));
+      });
+    },
+
+    get: (id: number) => byId(database.query.bind(database) as QueryFn, id),
+
+    /** Where a command sits in the scope tree (its terminal's place), for the scope check. */
+    async locate(id: number) {
+      const rows = await database.query<{
+        agent_id: number;
+        company_id: number;
+        site_id: number;
+        terminal_id: number;
+      }>('select agent_id, company_id, site_id, terminal_id from commands where id = $1', [id]);
+      const r = rows[0];
+      return r
+        ? { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id, terminalId: r.terminal_id }
+        : null;
+    },
+
+    /** Newest first; `before` is a command id (the last one seen). */
+    async list(
+      filter: { pumpId?: number; terminalId?: number },
+      opts: { limit: number; before?: number; kinds?: CommandKind[] },
+    ): Promise<Command[]> {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.pumpId !== undefined) {
+        params.push(filter.pumpId);
+        where.push(`c.pump_id = $${params.length}`);
+      }
+      if (filter.terminalId !== undefined) {
+        params.push(filter.terminalId);
+        where.push(`c.terminal_id = $${params.length}`);
+      }
+      if (opts.before !== undefined) {
+        params.push(opts.before);
+        where.push(`c.id < $${params.length}`);
+      }
+      if (opts.kinds?.length) {
+        params.push(opts.kinds);
+        where.push(`c.kind = any($${params.length}::text[])`);
+      }
+      params.push(opts.limit);
+      const rows = await database.query<CommandDbRow>(
+        `${commandSelect} where ${where.join(' and ') || 'true'} order by c.id desc limit $${params.length}`,
+        params,
+      );
+      return rows.map(toCommand);
+    },
+  };
+}
+export type CommandRepository = ReturnType<typeof createCommandRepository>;

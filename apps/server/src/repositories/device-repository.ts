@@ -1,0 +1,237 @@
+import type {
+  DeviceEvent,
+  DevicePumpStatus,
+  DeviceShock,
+  DeviceTransaction,
+  TelemetryPoint,
+} from '@forecourt/contract/device';
+import type { Database } from '../db/client.ts';
+
+/** The terminal a device token belongs to, with the scope columns copied onto what it reports. */
+export interface DeviceTerminal {
+  id: number;
+  siteId: number;
+  companyId: number;
+  agentId: number;
+  terminalNo: string;
+  siteTitle: string;
+  connectivity: string;
+}
+
+const atOf = (at: string | undefined, now: Date) => (at ? new Date(at) : now);
+
+const TELEMETRY_FIELDS = [
+  'battery_life',
+  'flash_left',
+  'temperature_main_board',
+  'temperature_inside_cabinet',
+  'humidity_inside_cabinet',
+  'lat',
+  'lng',
+] as const;
+
+/**
+ * Device tokens and everything a device reports. Each write is one `insert ... select from unnest(...)` per table
+ * (one statement whatever the batch size) inside one transaction, so a 202 means every row is stored.
+ */
+export function createDeviceRepository(database: Database) {
+  return {
+    async terminalByTokenHash(hash: string): Promise<DeviceTerminal | null> {
+      const rows = await database.query<{
+        id: number;
+        site_id: number;
+        company_id: number;
+        agent_id: number;
+        terminal_no: string;
+        site_title: string;
+        connectivity: string;
+      }>(
+        `select t.id, t.site_id, t.company_id, t.agent_id, t.terminal_no, s.title as site_title, t.connectivity
+           from device_tokens d join terminals t on t.id = d.terminal_id join sites s on s.id = t.site_id
+          where d.token_hash = $1`,
+        [hash],
+      );
+      const r = rows[0];
+      return r
+        ? {
+            id: r.id,
+            siteId: r.site_id,
+            companyId: r.company_id,
+            agentId: r.agent_id,
+            terminalNo: r.terminal_no,
+            siteTitle: r.site_title,
+            connectivity: r.connectivity,
+          }
+        : null;
+    },
+
+    /** Stores (or replaces: rotation) a terminal's token hash. */
+    async setTokenHash(terminalId: number, hash: string, userId: number): Promise<void> {
+      await database.query(
+        `insert into device_tokens (terminal_id, token_hash, created_by, created_at) values ($1, $2, $3, now())
+         on conflict (terminal_id) do update
+           set token_hash = excluded.token_hash, created_by = excluded.created_by, created_at = excluded.created_at`,
+        [terminalId, hash, userId],
+      );
+    },
+
+    /** Telemetry rows, and the terminal's latest readings (each only if newer than what the row holds). */
+    async insertTelemetry(t: DeviceTerminal, points: TelemetryPoint[], now: Date): Promise<number> {
+      const ats: Date[] = [];
+      const cols: Record<(typeof TELEMETRY_FIELDS)[number], (number | null)[]> = {
+        battery_life: [],
+        flash_left: [],
+        temperature_main_board: [],
+        temperature_inside_cabinet: [],
+        humidity_inside_cabinet: [],
+        lat: [],
+        lng: [],
+      };
+      const latest = new Map<string, { value: number; at: Date }>();
+      let maxAt = new Date(0);
+      for (const p of points) {
+        const at = atOf(p.at, now);
+        ats.push(at);
+        if (at > maxAt) maxAt = at;
+        for (const f of TELEMETRY_FIELDS) {
+          const v = p[f];
+          cols[f].push(v ?? null);
+          if (v !== undefined) {
+            const prev = latest.get(f);
+            if (!prev || at >= prev.at) latest.set(f, { value: v, at });
+          }
+        }
+      }
+      const latestParams = TELEMETRY_FIELDS.flatMap((f) => [
+        latest.get(f)?.value ?? null,
+        latest.get(f)?.at ?? null,
+      ]);
+      await database.transaction(async (q) => {
+        await q(
+          `insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
+                                  temperature_inside_cabinet, humidity_inside_cabinet, lat, lng)
+           select $1::int, $2::int, u.*
+             from unnest($3::timestamptz[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::float8[],
+                         $9::float8[], $10::float8[]) as u`,
+          [t.id, t.siteId, ats, ...TELEMETRY_FIELDS.map((f) => cols[f])],
+        );
+        const set = TELEMETRY_FIELDS.map((f, i) => {
+          const v = `$${3 + i * 2}::float8`;
+          const at = `$${4 + i * 2}::timestamptz`;
+          return `${f} = case when ${v} is not null and ${at} >= coalesce(telemetry_at, '-infinity') then ${v} else ${f} end`;
+        });
+        await q(
+          `update terminals set ${set.join(', ')},
+                  telemetry_at = greatest(coalesce(telemetry_at, '-infinity'::timestamptz), $2::timestamptz)
+            where id = $1`,
+          [t.id, maxAt, ...latestParams],
+        );
+      });
+      return points.length;
+    },
+
+    /** Events become alerts, with the terminal's agent, company and site copied on. */
+    async insertEvents(t: DeviceTerminal, events: DeviceEvent[], now: Date): Promise<number> {
+      await database.transaction(async (q) => {
+        await q(
+          `insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at)
+           select $1::int, $2::int, $3::int, $4::int, u.*
+             from unnest($5::int2[], $6::text[], $7::timestamptz[]) as u`,
+          [
+            t.id,
+            t.siteId,
+            t.companyId,
+            t.agentId,
+            events.map((e) => e.event_type),
+            events.map((e) => e.text),
+            events.map((e) => atOf(e.at, now)),
+          ],
+        );
+      });
+      return events.length;
+    },
+
+    async insertShocks(t: DeviceTerminal, shocks: DeviceShock[], now: Date): Promise<number> {
+      await database.transaction(async (q) => {
+        await q(
+          `insert into shocks (terminal_id, site_id, company_id, agent_id, reading, created_at)
+           select $1::int, $2::int, $3::int, $4::int, u.* from unnest($5::float8[], $6::timestamptz[]) as u`,
+          [
+            t.id,
+            t.siteId,
+            t.companyId,
+            t.agentId,
+            shocks.map((s) => s.reading),
+            shocks.map((s) => atOf(s.at, now)),
+          ],
+        );
+      });
+      return shocks.length;
+    },
+
+    async insertTransactions(t: DeviceTerminal, txs: DeviceTransaction[]): Promise<number> {
+      await database.transaction(async (q) => {
+        await q(
+          `insert into transactions (terminal_id, site_id, at, volume_l, amount)
+           select $1::int, $2::int, u.* from unnest($3::timestamptz[], $4::numeric[], $5::numeric[]) as u`,
+          [
+            t.id,
+            t.siteId,
+            txs.map((x) => new Date(x.at)),
+            txs.map((x) => x.volume_l),
+            txs.map((x) => x.amount),
+          ],
+        );
+      });
+      return txs.length;
+    },
+
+    /**
+     * Status entries, and each reported pump's last_synapse_status (the device's word on its state). With no
+     * command of its own pending, the requested status follows too (someone switched it at the forecourt); with
+     * one pending, the request stands until that command ends.
+     */
+    async insertPumpStatuses(
+      t: DeviceTerminal,
+      entries: Array<DevicePumpStatus & { pumpId: number }>,
+      now: Date,
+    ): Promise<number> {
+      const latest = new Map<number, { status: number; at: Date }>();
+      const ats = entries.map((e) => atOf(e.at, now));
+      entries.forEach((e, i) => {
+        const prev = latest.get(e.pumpId);
+        if (!prev || ats[i] >= prev.at) latest.set(e.pumpId, { status: e.status, at: ats[i] });
+      });
+      await database.transaction(async (q) => {
+        await q(
+          `insert into pump_status_entries (pump_id, site_id, terminal_id, reported_status, code, text, created_at)
+           select u.pump_id, $1::int, $2::int, u.status, u.code, u.text, u.at
+             from unnest($3::int[], $4::int2[], $5::int[], $6::text[], $7::timestamptz[])
+                  as u(pump_id, status, code, text, at)`,
+          [
+            t.siteId,
+            t.id,
+            entries.map((e) => e.pumpId),
+            entries.map((e) => e.status),
+            entries.map((e) => e.code),
+            entries.map((e) => e.text),
+            ats,
+          ],
+        );
+        await q(
+          `update pumps p
+              set last_synapse_status = v.status,
+                  status = case when exists (select 1 from commands c
+                                              where c.pump_id = p.id and c.state in ('queued', 'sent'))
+                                then p.status else v.status end,
+                  updated_at = now()
+             from unnest($1::int[], $2::int2[]) as v(id, status)
+            where p.id = v.id and p.site_id = $3`,
+          [[...latest.keys()], [...latest.values()].map((v) => v.status), t.siteId],
+        );
+      });
+      return entries.length;
+    },
+  };
+}
+export type DeviceRepository = ReturnType<typeof createDeviceRepository>;

@@ -1,0 +1,37 @@
+import type { Env } from '../config/env.ts';
+import type { Database } from '../db/client.ts';
+import { createAlertRepository } from './alert-repository.ts';
+import { createCommandRepository } from './command-repository.ts';
+import { createCompanyRepository } from './company-repository.ts';
+import { createConnectivityRepository } from './connectivity-repository.ts';
+import { createDeviceRepository } from './device-repository.ts';
+import { createFleetReadRepository } from './fleet-read-repository.ts';
+import { createLogRepository } from './log-repository.ts';
+import { createOrgRepository } from './org-repository.ts';
+import { createPrincipalRepository } from './principal-repository.ts';
+import { createPumpRepository } from './pump-repository.ts';
+import { createRevokedRepository } from './revoked-repository.ts';
+import { createSiteRepository } from './site-repository.ts';
+import { createTicketRepository } from './ticket-repository.ts';
+import { createUserRepository } from './user-repository.ts';
+
+/** Every repository, created once per app. Add new ones here. */
+export function createRepositories(database: Database, _config: Env) {
+  return {
+    commands: createCommandRepository(database),
+    connectivity: createConnectivityRepository(database),
+    devices: createDeviceRepository(database),
+    pumps: createPumpRepository(database),
+    org: createOrgRepository(database),
+    principals: createPrincipalRepository(database),
+    revoked: createRevokedRepository(database),
+    users: createUserRepository(database),
+    companies: createCompanyRepository(database),
+    sites: createSiteRepository(database),
+    tickets: createTicketRepository(database),
+    alerts: createAlertRepository(database),
+    fleetReads: createFleetReadRepository(database),
+    logs: createLogRepository(database),
+  };
+}
+export type Repositories = ReturnType<typeof createRepositories>;

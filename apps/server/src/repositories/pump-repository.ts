@@ -1,0 +1,76 @@
+import type { Pump } from '@forecourt/contract/pumps';
+import type { Database } from '../db/client.ts';
+
+export interface PumpRow {
+  id: number;
+  pumpNo: number;
+  siteId: number;
+  siteTitle: string;
+  terminalId: number;
+  status: number;
+  lastSynapseStatus: number;
+}
+
+export const pumpSelect = `
+  select p.id, p.pump_no, p.site_id, s.title as site_title, p.terminal_id, p.status, p.last_synapse_status
+    from pumps p join sites s on s.id = p.site_id`;
+
+export function toPumpRow(r: {
+  id: number;
+  pump_no: number;
+  site_id: number;
+  site_title: string;
+  terminal_id: number;
+  status: number;
+  last_synapse_status: number;
+}): PumpRow {
+  return {
+    id: r.id,
+    pumpNo: r.pump_no,
+    siteId: r.site_id,
+    siteTitle: r.site_title,
+    terminalId: r.terminal_id,
+    status: Number(r.status),
+    lastSynapseStatus: Number(r.last_synapse_status),
+  };
+}
+
+/** The public pump shape: `status` is the requested state, `last_synapse_status` the device-confirmed one. */
+export function toPump(p: PumpRow): Pump {
+  return {
+    id: p.id,
+    pump_no: p.pumpNo,
+    site: p.siteTitle,
+    site_id: p.siteId,
+    status: p.status,
+    last_synapse_status: p.lastSynapseStatus,
+  };
+}
+
+export function createPumpRepository(database: Database) {
+  return {
+    async get(id: number): Promise<PumpRow | null> {
+      const rows = await database.query<Parameters<typeof toPumpRow>[0]>(`${pumpSelect} where p.id = $1`, [
+        id,
+      ]);
+      return rows[0] ? toPumpRow(rows[0]) : null;
+    },
+    /** The pumps whose commands a terminal carries. */
+    async byTerminal(terminalId: number): Promise<PumpRow[]> {
+      const rows = await database.query<Parameters<typeof toPumpRow>[0]>(
+        `${pumpSelect} where p.terminal_id = $1 order by p.pump_no`,
+        [terminalId],
+      );
+      return rows.map(toPumpRow);
+    },
+    /** Pump numbers and ids of a site, for device status reports. */
+    async bySite(siteId: number): Promise<Map<number, number>> {
+      const rows = await database.query<{ id: number; pump_no: number }>(
+        'select id, pump_no from pumps where site_id = $1',
+        [siteId],
+      );
+      return new Map(rows.map((r) => [r.pump_no, r.id]));
+    },
+  };
+}
+export type PumpRepository = ReturnType<typeof createPumpRepository>;

@@ -1,0 +1,218 @@
+import { ErrorBodySchema } from '@forecourt/contract/common';
+import {
+  AcceptedSchema,
+  batchOf,
+  CommandAckResponseSchema,
+  CommandAckSchema,
+  CommandsQuerySchema,
+  DeviceCommandSchema,
+  DeviceEventSchema,
+  DeviceInfoSchema,
+  DevicePumpStatusSchema,
+  DeviceShockSchema,
+  DeviceTransactionSchema,
+  MAX_BATCH,
+  TelemetryPointSchema,
+} from '@forecourt/contract/device';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest, notFound } from '../../lib/errors.ts';
+import { parseId } from '../../plugins/scope.ts';
+import type { DeviceTerminal } from '../../repositories/device-repository.ts';
+import { parseBatch } from './parse-batch.ts';
+
+const PREFIX = '/api/device/v1';
+/** A full batch of 10,000 items is a few MB of JSON. */
+const WRITE_BODY_LIMIT = 8 * 1024 * 1024;
+/** Devices call every few seconds: their requests are logged only when something goes wrong. */
+const DEVICE_LOG_LEVEL = 'warn';
+const deviceErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema };
+/** Batches are checked item by item in the handler (parseBatch) to name the bad index; the schema documents them. */
+const passThrough = () => (data: unknown) => ({ value: data });
+
+/** The device API: what terminals (and the simulator) speak, authenticated with `Authorization: Device <token>`. */
+export async function deviceRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const security = [{ device: [] }];
+  const tags = ['device'];
+
+  function write<T>(
+    path: string,
+    item: z.ZodType<T>,
+    summary: string,
+    store: (t: DeviceTerminal, items: T[], now: Date, batch: boolean) => Promise<number>,
+    /**
+     * Whether the write changes what operators poll enough to drop cached reads at once. Not for telemetry,
+     * transactions and shocks: they arrive all the time, and the cache's short life bounds their staleness.
+     */
+    invalidates = false,
+  ) {
+    app.post(
+      `${PREFIX}/${path}`,
+      {
+        onRequest: app.deviceAuth,
+        logLevel: DEVICE_LOG_LEVEL,
+        bodyLimit: WRITE_BODY_LIMIT,
+        validatorCompiler: passThrough,
+        schema: {
+          tags,
+          security,
+          summary,
+          description:
+            `One object or an array of up to ${MAX_BATCH}. Answers 202 once every item is stored (one transaction); ` +
+            'a bad item answers 400 naming its index and field, e.g. `[3].battery_life: battery_life must be 0 to 100`, ' +
+            'and nothing is stored. Any device call is a heartbeat.',
+          body: batchOf(item as z.ZodType),
+          response: { 202: AcceptedSchema, ...deviceErrors },
+        },
+      },
+      async (request, reply) => {
+        const items = parseBatch(item, request.body, MAX_BATCH);
+        const accepted = await store(request.device!, items, new Date(), Array.isArray(request.body));
+        if (invalidates) app.placeChanged({ siteId: request.device!.siteId });
+        return reply.status(202).send({ accepted });
+      },
+    );
+  }
+
+  write(
+    'telemetry',
+    TelemetryPointSchema,
+    'Telemetry: battery, flash drive, temperatures, humidity, position',
+    (t, items, now) => app.repos.devices.insertTelemetry(t, items, now),
+  );
+  write(
+    'events',
+    DeviceEventSchema,
+    'Events: become alerts (hardware issues are types 1, 2, 12, 13, 14, 15)',
+    (t, items, now) => app.repos.devices.insertEvents(t, items, now),
+    true,
+  );
+  write('shocks', DeviceShockSchema, 'Shock readings', (t, items, now) =>
+    app.repos.devices.insertShocks(t, items, now),
+  );
+  write(
+    'transactions',
+    DeviceTransactionSchema,
+    'Fuel transactions (volume in litres and amount)',
+    (t, items) => app.repos.devices.insertTransactions(t, items),
+  );
+  write(
+    'pumps/status',
+    DevicePumpStatusSchema,
+    "Pump status reports: each sets the pump's last_synapse_status (code 4000 = normal)",
+    async (t, items, now, batch) => {
+      const pumps = await app.repos.pumps.bySite(t.siteId);
+      const unknown = items.flatMap((e, i) =>
+        pumps.has(e.pump_no)
+          ? []
+          : [`${batch ? `[${i}].` : ''}pump_no: no pump ${e.pump_no} at this terminal's site`],
+      );
+      if (unknown.length) throw badRequest(unknown.slice(0, 20));
+      return app.repos.devices.insertPumpStatuses(
+        t,
+        items.map((e) => ({ ...e, pumpId: pumps.get(e.pump_no)! })),
+        now,
+      );
+    },
+    true,
+  );
+
+  app.get(
+    `${PREFIX}/me`,
+    {
+      onRequest: app.deviceAuth,
+      logLevel: DEVICE_LOG_LEVEL,
+      schema: {
+        tags,
+        security,
+        summary: 'This terminal and the pumps whose commands it carries',
+        response: { 200: DeviceInfoSchema, 401: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const t = request.device!;
+      const pumps = await app.repos.pumps.byTerminal(t.id);
+      return {
+        terminal: { id: t.id, terminal_id: t.terminalNo, site_id: t.siteId, site: t.siteTitle },
+        pumps: pumps.map((p) => ({
+          pump_no: p.pumpNo,
+          status: p.status,
+          last_synapse_status: p.lastSynapseStatus,
+        })),
+        connectivity_timeout: app.config.CONNECTIVITY_TIMEOUT,
+      };
+    },
+  );
+
+  app.get(
+    `${PREFIX}/commands`,
+    {
+      onRequest: app.deviceAuth,
+      logLevel: DEVICE_LOG_LEVEL,
+      schema: {
+        tags,
+        security,
+        summary: 'Fetch queued commands (long-poll with wait=N, N ≤ 30 s); they are marked sent',
+        description:
+          'Answers at once when commands are queued; else waits up to `wait` seconds and answers as soon as one is ' +
+          'queued for this terminal (or [] when none came).',
+        querystring: CommandsQuerySchema,
+        response: { 200: z.array(DeviceCommandSchema), ...deviceErrors },
+      },
+    },
+    async (request, reply) => {
+      const abort = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) abort.abort();
+      };
+      reply.raw.once('close', onClose);
+      try {
+        const rows = await app.commands.fetch(request.device!.id, request.query.wait, abort.signal);
+        return rows.map((r) => ({
+          id: r.id,
+          kind: r.kind,
+          ...(r.pumpNo !== null ? { pump_no: r.pumpNo } : {}),
+          ...(r.rebootType !== null ? { reboot_type: r.rebootType } : {}),
+          created_at: r.createdAt.toISOString(),
+        }));
+      } finally {
+        reply.raw.off('close', onClose);
+      }
+    },
+  );
+
+  app.post(
+    `${PREFIX}/commands/:id/ack`,
+    {
+      onRequest: app.deviceAuth,
+      logLevel: DEVICE_LOG_LEVEL,
+      schema: {
+        tags,
+        security,
+        summary: 'Acknowledge a command: ok (done) or failed',
+        description:
+          "Moves a sent command to confirmed or failed; a confirmed pump command sets the pump's last_synapse_status. " +
+          'A repeated ack is answered the same and changes nothing. Another terminal’s command is 404.',
+        params: z.object({ id: z.string().describe('Command id') }),
+        body: CommandAckSchema,
+        response: { 200: CommandAckResponseSchema, 404: ErrorBodySchema, ...deviceErrors },
+      },
+    },
+    async (request) => {
+      const id = parseId(request.params.id);
+      const r =
+        id === null
+          ? null
+          : await app.commands.acknowledge(
+              request.device!.id,
+              id,
+              request.body.result,
+              request.body.detail ?? null,
+            );
+      if (!r) throw notFound(`No command ${request.params.id} for this terminal.`);
+      return r;
+    },
+  );
+}

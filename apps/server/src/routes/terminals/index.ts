@@ -1,0 +1,141 @@
+import { ErrorBodySchema } from '@forecourt/contract/common';
+import {
+  CommandListSchema,
+  CommandSchema,
+  DeviceTokenResponseSchema,
+  ListCommandsQuerySchema,
+  RebootAcceptedSchema,
+  RebootRequestSchema,
+} from '@forecourt/contract/terminals';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { forbidden, notFound } from '../../lib/errors.ts';
+import { IdPathSchema, scopedErrors } from '../../lib/route-schemas.ts';
+import { canReach, parseId } from '../../plugins/scope.ts';
+import { requesterOf } from '../pumps/index.ts';
+
+const RebootQuerySchema = z.object({
+  reboot_type: z.string().optional().describe('Accepted here too (older clients); the body wins'),
+});
+
+/** Terminal actions (reboot, device token), the terminal's command timeline and single commands. */
+export async function terminalRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/api/terminal/:id/reboot/',
+    {
+      onRequest: app.scope('terminal'),
+      // The older client sends reboot_type as a query parameter; either place works, the body wins.
+      preValidation: async (request: FastifyRequest) => {
+        const body = request.body;
+        const query = request.query as { reboot_type?: unknown };
+        if (body === undefined || body === null || (typeof body === 'object' && !('reboot_type' in body))) {
+          if (query.reboot_type !== undefined) {
+            request.body = { ...((body as object) ?? {}), reboot_type: query.reboot_type };
+          } else if (body === undefined || body === null) {
+            request.body = {};
+          }
+        }
+      },
+      schema: {
+        tags: ['terminals'],
+        security: [{ jwt: [] }],
+        summary: 'Reboot a terminal',
+        description:
+          'Queues a reboot command for the terminal and answers 202 with it; its state (queued, sent, confirmed = done, ' +
+          'failed, timed_out, expired) shows in the reboot log and in GET /api/command/{id}/.',
+        params: IdPathSchema,
+        querystring: RebootQuerySchema,
+        body: RebootRequestSchema,
+        response: { 202: RebootAcceptedSchema, 400: ErrorBodySchema, ...scopedErrors },
+      },
+    },
+    async (request, reply) => {
+      const command = await app.commands.reboot(
+        request.target!.id,
+        request.body.reboot_type,
+        requesterOf(request),
+      );
+      request.log.info({ command: command.id, terminal: command.terminal_number }, 'reboot queued');
+      return reply.status(202).send({ error: false, error_text: '', command });
+    },
+  );
+
+  app.post(
+    '/api/terminal/:id/device-token/',
+    {
+      onRequest: [
+        app.scope('terminal'),
+        async (request: FastifyRequest) => {
+          if (request.principal!.agentId === null)
+            throw forbidden('Only an agent may provision device tokens.');
+        },
+      ],
+      schema: {
+        tags: ['terminals', 'device'],
+        security: [{ jwt: [] }],
+        summary: "Provision or rotate a terminal's device token (agents only)",
+        description:
+          'Answers a new secret for `Authorization: Device <token>`, shown only this once; the server keeps its ' +
+          'sha-256 only. Any previous token of the terminal stops working. Company and site users get 403.',
+        params: IdPathSchema,
+        response: { 200: DeviceTokenResponseSchema, ...scopedErrors },
+      },
+    },
+    async (request, reply) => {
+      const token = await app.deviceTokens.issue(request.target!.id, request.principal!.userId);
+      request.log.info({ terminal: request.target!.id }, 'device token issued');
+      reply.header('cache-control', 'no-store');
+      return { token };
+    },
+  );
+
+  app.get(
+    '/api/terminal/:id/commands/',
+    {
+      onRequest: app.scope('terminal'),
+      schema: {
+        tags: ['terminals'],
+        security: [{ jwt: [] }],
+        summary: "A terminal's commands (reboots, and pump commands it carries), newest first, with history",
+        params: IdPathSchema,
+        querystring: ListCommandsQuerySchema,
+        response: { 200: CommandListSchema, 400: ErrorBodySchema, ...scopedErrors },
+      },
+    },
+    async (request) =>
+      app.repos.commands.list(
+        { terminalId: request.target!.id },
+        { limit: request.query.limit_to, before: request.query.before, kinds: request.query.kind },
+      ),
+  );
+
+  app.get(
+    '/api/command/:id/',
+    {
+      onRequest: async (request: FastifyRequest) => {
+        await app.authenticate(request);
+        const id = parseId((request.params as { id?: unknown }).id);
+        if (id === null) throw notFound();
+        const loc = await app.repos.commands.locate(id);
+        if (!loc) throw notFound(`No command with id ${id}.`);
+        if (!canReach(request.principal!, 'terminal', loc.terminalId, loc)) throw forbidden();
+        request.target = { kind: 'terminal', id: loc.terminalId, location: loc };
+      },
+      schema: {
+        tags: ['terminals'],
+        security: [{ jwt: [] }],
+        summary: 'One command with its state history',
+        params: IdPathSchema,
+        response: { 200: CommandSchema, ...scopedErrors },
+      },
+    },
+    async (request) => {
+      const command = await app.repos.commands.get(Number((request.params as { id: string }).id));
+      if (!command) throw notFound();
+      return command;
+    },
+  );
+}

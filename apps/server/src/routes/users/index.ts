@@ -1,0 +1,169 @@
+import { AUTH_TEXTS, AuthResultSchema } from '@forecourt/contract/auth';
+import { ErrorBodySchema, ListQuerySchema } from '@forecourt/contract/common';
+import {
+  AVATAR_DATA_URL,
+  AVATAR_TEXTS,
+  ChangePasswordSchema,
+  CurrentUserSchema,
+  PROFILE_TEXTS,
+  UpdateProfileSchema,
+  UserSitesResponseSchema,
+} from '@forecourt/contract/users';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts';
+import { parseId } from '../../plugins/scope.ts';
+import type { UserProfile } from '../../repositories/user-repository.ts';
+import { hashPassword, verifyPassword } from '../../services/passwords.ts';
+import { SESSION_TTL_S } from '../../services/tokens.ts';
+
+const SIGNATURES: Record<string, (b: Buffer) => boolean> = {
+  png: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+  jpeg: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  gif: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8',
+  webp: (b) =>
+    b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+};
+
+/** A data URL whose bytes really are the image type it names. */
+function isRealImage(dataUrl: string): boolean {
+  const m = AVATAR_DATA_URL.exec(dataUrl);
+  return Boolean(m && SIGNATURES[m[1]]?.(Buffer.from(m[2], 'base64')));
+}
+
+const toCurrentUser = (p: UserProfile) => ({
+  id: p.id,
+  username: p.username,
+  name: p.name,
+  email: p.email,
+  avatar: p.avatar,
+  picture: p.picture,
+  agent: p.agentId,
+  companies: p.companies,
+  sites: p.sites,
+});
+
+const auth = { security: [{ jwt: [] }], tags: ['user'] };
+const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema };
+
+/** The signed-in user: profile, password, the sites it reaches. */
+export async function userRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { users, principals, revoked } = app.repos;
+
+  const profileOf = async (userId: number) => {
+    const profile = await users.profile(userId);
+    if (!profile) throw unauthorized('User not found.');
+    return toCurrentUser(profile);
+  };
+
+  app.get(
+    '/api/user/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...auth,
+        summary: 'The current user',
+        response: { 200: CurrentUserSchema, 401: ErrorBodySchema },
+      },
+    },
+    (request) => profileOf(request.principal!.userId),
+  );
+
+  app.post(
+    '/api/user/update/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...auth,
+        summary: 'Change name, email or avatar; answers the updated user',
+        body: UpdateProfileSchema,
+        response: { 200: CurrentUserSchema, ...errors, 409: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const userId = request.principal!.userId;
+      const { name, fullName, email, avatar } = request.body;
+      if (avatar?.startsWith('data:') && !isRealImage(avatar)) throw badRequest(AVATAR_TEXTS.invalid);
+      if (email !== undefined && (await users.emailTaken(email, userId)))
+        throw conflict(PROFILE_TEXTS.emailTaken);
+      try {
+        await users.updateProfile(userId, {
+          name: fullName ?? name,
+          email,
+          avatar: avatar === undefined ? undefined : avatar || null,
+        });
+      } catch (err) {
+        if ((err as { code?: string }).code === '23505') throw conflict(PROFILE_TEXTS.emailTaken);
+        throw err;
+      }
+      principals.forget(userId);
+      return profileOf(userId);
+    },
+  );
+
+  app.post(
+    '/api/user/change/password/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...auth,
+        summary: 'Change the password; answers a fresh token (older tokens stop working)',
+        body: ChangePasswordSchema,
+        response: { 200: AuthResultSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { userId } = request.principal!;
+      const claims = request.claims!;
+      const old = request.body.old_password ?? request.body.oldPassword;
+      const user = await users.findById(userId);
+      if (!user) throw unauthorized('User not found.');
+      if (old !== undefined && old !== '' && !(await verifyPassword(user.passwordHash, old))) {
+        throw badRequest(PROFILE_TEXTS.oldPasswordWrong);
+      }
+      await users.setPassword(userId, await hashPassword(request.body.password));
+      principals.forget(userId);
+      await revoked.revoke(claims.jti, new Date(claims.exp * 1000));
+      const { token } = app.tokens.sign(user, claims.exp - claims.iat > SESSION_TTL_S);
+      return { token, data: { messages: [AUTH_TEXTS.passwordChanged] } };
+    },
+  );
+
+  app.get(
+    '/api/user/sites/',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        ...auth,
+        summary: "Every site the user reaches (an agent's, its companies', its own), by id",
+        querystring: ListQuerySchema,
+        response: { 200: UserSitesResponseSchema, ...errors },
+      },
+    },
+    (request) => users.reachableSites(request.principal!, request.query.limit_to),
+  );
+
+  app.get(
+    '/api/user/avatar/:id/',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'An uploaded avatar image (public, so an <img> can load it)',
+        params: z.object({ id: z.string() }),
+      },
+    },
+    async (request, reply) => {
+      const id = parseId(request.params.id);
+      const image = id === null ? null : await users.avatarImage(id);
+      if (!image) throw notFound('No avatar.');
+      if (request.headers['if-none-match'] === image.etag) return reply.status(304).send();
+      return reply
+        .header('content-type', image.contentType)
+        .header('etag', image.etag)
+        .header('cache-control', 'public, max-age=86400')
+        .send(image.data);
+    },
+  );
+}

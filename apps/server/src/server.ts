@@ -1,0 +1,66 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadEnv } from './config/env.ts';
+import { openDatabase } from './db/client.ts';
+import { ensureSeeded } from './db/seed/index.ts';
+import { startBackground } from './services/background.ts';
+import { resolveJwtSecret } from './services/tokens.ts';
+
+async function main() {
+  let config: ReturnType<typeof loadEnv>;
+  try {
+    config = loadEnv();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const started = Date.now();
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  await database.migrate();
+  const seeded = await ensureSeeded(database, config.SEED);
+
+  const app = await buildApp({
+    config,
+    database,
+    jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+    logger: { level: config.LOG_LEVEL },
+  });
+  app.server.keepAliveTimeout = 65_000;
+  app.server.requestTimeout = 60_000;
+
+  let stopping = false;
+  const background = { stop: async () => {} };
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await background.stop();
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  background.stop = await startBackground(app, { address });
+  app.log.info(
+    { address, database: database.kind, seeded, startupMs: Date.now() - started },
+    `Forecourt is serving on http://localhost:${(app.server.address() as { port: number }).port}`,
+  );
+}
+
+main().catch((err) => {
+  console.error(`Forecourt failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

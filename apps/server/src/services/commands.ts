@@ -1,0 +1,158 @@
+import type { CommandState, RebootType } from '@forecourt/contract/terminals';
+import type { FastifyBaseLogger } from 'fastify';
+import type { DeviceCommandRow, Requester, Transition } from '../repositories/command-repository.ts';
+import type { Repositories } from '../repositories/index.ts';
+
+/** What changed, so caches of polled reads can drop it. */
+export type ChangeRef = { siteId: number } | { terminalId: number };
+
+export interface CommandServiceOptions {
+  repos: Repositories;
+  log: FastifyBaseLogger;
+  /** Called after a change that polled reads show (pumps, reboot log). */
+  onChange?: (ref: ChangeRef) => void;
+  /** How often the sweeper applies deadlines (ms). */
+  sweepIntervalMs?: number;
+}
+
+/**
+ * Commands to devices: queues them, hands them out on a long-poll, applies acknowledgements and deadlines.
+ * Waiting pollers are kept per terminal in memory and woken as soon as a command is queued for their terminal.
+ */
+export function createCommandService(opts: CommandServiceOptions) {
+  const { repos, log } = opts;
+  const waiters = new Map<number, Set<() => void>>();
+  let closing = false;
+
+  function wake(terminalId: number) {
+    const set = waiters.get(terminalId);
+    if (!set) return;
+    waiters.delete(terminalId);
+    for (const resolve of set) resolve();
+  }
+
+  function changed(ref: ChangeRef) {
+    try {
+      opts.onChange?.(ref);
+    } catch (err) {
+      log.warn({ err }, 'change notification failed');
+    }
+  }
+
+  /** Resolves when a command is queued for the terminal, after `ms`, when `signal` aborts, or on shutdown. */
+  function waitFor(terminalId: number, ms: number, signal?: AbortSignal): Promise<void> {
+    if (closing || ms <= 0 || signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      let set = waiters.get(terminalId);
+      if (!set) {
+        set = new Set();
+        waiters.set(terminalId, set);
+      }
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        const s = waiters.get(terminalId);
+        s?.delete(done);
+        if (s && s.size === 0) waiters.delete(terminalId);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+      set.add(done);
+    });
+  }
+
+  function afterTransitions(list: Transition[]) {
+    for (const siteId of new Set(list.map((t) => t.siteId))) changed({ siteId });
+  }
+
+  const service = {
+    async turnPump(pumpId: number, target: 0 | 1, by: Requester) {
+      const result = await repos.commands.turnPump(pumpId, target, by);
+      if (result.ok) {
+        wake(result.command.terminal_id);
+        changed({ siteId: result.pump.siteId });
+      }
+      return result;
+    },
+
+    async reboot(terminalId: number, rebootType: RebootType, by: Requester) {
+      const command = await repos.commands.queueReboot(terminalId, rebootType, by);
+      wake(terminalId);
+      changed({ siteId: command.site_id });
+      return command;
+    },
+
+    /** Queued commands for a terminal (marked sent); with `waitS`, waits up to that long for one to arrive. */
+    async fetch(terminalId: number, waitS: number, signal?: AbortSignal): Promise<DeviceCommandRow[]> {
+      const deadline = Date.now() + waitS * 1000;
+      for (;;) {
+        const rows = await repos.commands.takeQueued(terminalId);
+        if (rows.length) {
+          changed({ terminalId });
+          return rows;
+        }
+        const left = deadline - Date.now();
+        if (left <= 0 || closing || signal?.aborted) return [];
+        await waitFor(terminalId, left, signal);
+        if (closing || signal?.aborted) return [];
+      }
+    },
+
+    /** A device's ack; null when the command is not this terminal's. Repeats answer the same, changing nothing. */
+    async acknowledge(
+      terminalId: number,
+      commandId: number,
+      result: 'ok' | 'failed',
+      detail: string | null,
+    ): Promise<{ id: number; state: CommandState } | null> {
+      const r = await repos.commands.acknowledge(terminalId, commandId, result, detail);
+      if (!r) return null;
+      if (r.changed) afterTransitions([r.changed]);
+      return { id: commandId, state: r.state };
+    },
+
+    /** Applies queue expiry and ack timeouts as of `now` (injectable for tests). */
+    async sweep(now: Date = new Date()): Promise<Transition[]> {
+      const list = await repos.commands.sweep(now);
+      if (list.length) {
+        log.info({ count: list.length }, 'commands expired or timed out');
+        afterTransitions(list);
+      }
+      return list;
+    },
+
+    /** Starts the periodic sweeper; returns its stop function. */
+    start(): () => void {
+      const every = opts.sweepIntervalMs ?? 5_000;
+      let running = false;
+      const timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        service
+          .sweep()
+          .catch((err) => log.error({ err }, 'command sweep failed'))
+          .finally(() => {
+            running = false;
+          });
+      }, every);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+
+    /** Releases every waiting poller (they answer an empty list) and refuses to wait from now on. */
+    releaseAll() {
+      closing = true;
+      for (const id of [...waiters.keys()]) wake(id);
+    },
+
+    /** How many pollers are waiting (for tests and health). */
+    waiting(): number {
+      let n = 0;
+      for (const s of waiters.values()) n += s.size;
+      return n;
+    },
+  };
+  return service;
+}
+export type CommandService = ReturnType<typeof createCommandService>;

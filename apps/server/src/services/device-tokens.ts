@@ -1,0 +1,50 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { DeviceRepository, DeviceTerminal } from '../repositories/device-repository.ts';
+
+const CACHE_MS = 15_000;
+const MAX_CACHED = 100_000;
+
+export const hashDeviceToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/** `Authorization: Device <token>` → the token, else null. */
+export function readDeviceToken(header: string | string[] | undefined): string | null {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (!value) return null;
+  const m = /^Device\s+(\S{16,200})\s*$/i.exec(value.trim());
+  return m ? m[1] : null;
+}
+
+/**
+ * Per-terminal device secrets: 256 random bits shown once, stored as their sha-256 (a fast hash is enough for a
+ * random secret; nothing to brute-force). Lookups are cached briefly; issuing a new token drops the terminal's
+ * cached one at once, so a rotated token stops working immediately on this node.
+ */
+export function createDeviceTokenService(repo: DeviceRepository) {
+  const cache = new Map<string, { at: number; terminal: DeviceTerminal | null }>();
+
+  function forgetTerminal(terminalId: number) {
+    for (const [hash, entry] of cache) if (entry.terminal?.id === terminalId) cache.delete(hash);
+  }
+
+  return {
+    async issue(terminalId: number, userId: number): Promise<string> {
+      const token = `fcd_${randomBytes(32).toString('base64url')}`;
+      await repo.setTokenHash(terminalId, hashDeviceToken(token), userId);
+      forgetTerminal(terminalId);
+      return token;
+    },
+
+    async resolve(token: string): Promise<DeviceTerminal | null> {
+      const hash = hashDeviceToken(token);
+      const hit = cache.get(hash);
+      if (hit && Date.now() - hit.at < CACHE_MS) return hit.terminal;
+      const terminal = await repo.terminalByTokenHash(hash);
+      if (cache.size >= MAX_CACHED) cache.clear();
+      cache.set(hash, { at: Date.now(), terminal });
+      return terminal;
+    },
+
+    forgetTerminal,
+  };
+}
+export type DeviceTokenService = ReturnType<typeof createDeviceTokenService>;

@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+
+export interface SimulatorProcess {
+  /** The running child, null between a crash and its restart. */
+  current(): ChildProcess | null;
+  stop(): Promise<void>;
+}
+
+export const simulatorDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../simulator');
+
+/** The address the simulator should call: a wildcard bind address becomes loopback. */
+export function localAddress(address: string): string {
+  const u = new URL(address);
+  if (u.hostname === '0.0.0.0') u.hostname = '127.0.0.1';
+  if (u.hostname === '[::]') u.hostname = '[::1]';
+  return u.origin;
+}
+
+/** True when the demo agent the simulator signs in as exists (not with SEED=none). */
+export async function demoAgentExists(app: FastifyInstance, username: string): Promise<boolean> {
+  const rows = await app.database.query(
+    'select 1 from users where lower(username) = lower($1) and agent_id is not null',
+    [username],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Runs the fleet simulator as a child process against this server, as any device would reach it. It is
+ * restarted when it dies (backing off while it keeps failing) and stopped with the server; it also ends by
+ * itself when its stdin closes, so it never outlives a crashed server.
+ */
+export function startSimulatorProcess(
+  app: FastifyInstance,
+  opts: { url: string; username?: string; password?: string },
+): SimulatorProcess {
+  const log = app.log.child({ service: 'simulator' });
+  let child: ChildProcess | null = null;
+  let stopping = false;
+  let failures = 0;
+  let restartTimer: ReturnType<typeof setTimeout> | null = null;
+
+  const launch = () => {
+    if (stopping) return;
+    const startedAt = Date.now();
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(simulatorDir, 'src/cli.ts'), '--url', opts.url],
+      {
+        cwd: simulatorDir,
+        env: {
+          ...process.env,
+          SIMULATOR_PARENT: '1',
+          SIMULATOR_USERNAME: opts.username ?? 'agent',
+          SIMULATOR_PASSWORD: opts.password ?? 'demo1234',
+        },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
+    child = proc;
+    createInterface({ input: proc.stdout! }).on('line', (line) => log.info(line));
+    createInterface({ input: proc.stderr! }).on('line', (line) => log.warn(line));
+    proc.on('error', (err) => log.error({ err }, 'simulator could not start'));
+    proc.on('exit', (code, signal) => {
+      child = null;
+      if (stopping) return;
+      failures = Date.now() - startedAt > 60_000 ? 0 : failures + 1;
+      const delay = Math.min(300_000, 2_000 * 2 ** Math.min(failures, 8));
+      log.warn({ code, signal }, `simulator exited; restarting in ${Math.round(delay / 1000)} s`);
+      restartTimer = setTimeout(launch, delay);
+      restartTimer.unref();
+    });
+  };
+  launch();
+
+  const stop = async () => {
+    stopping = true;
+    if (restartTimer) clearTimeout(restartTimer);
+    const proc = child;
+    if (!proc || proc.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const kill = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+      proc.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      proc.stdin?.end();
+      proc.kill('SIGTERM');
+    });
+  };
+  return { current: () => child, stop };
+}

@@ -1,0 +1,130 @@
+import type { Database } from '../src/db/client.ts';
+
+async function one<T>(database: Database, sql: string, params: unknown[] = []): Promise<T> {
+  const rows = await database.query<T>(sql, params);
+  if (!rows[0]) throw new Error(`fixture query found nothing: ${sql}`);
+  return rows[0];
+}
+
+export interface PumpRef {
+  id: number;
+  pumpNo: number;
+  terminalId: number;
+  siteId: number;
+}
+
+export interface FleetFixture {
+  /** The `site` user's site, its pump controller terminal and two of its pumps (set off/off and on/on). */
+  siteId: number;
+  controllerId: number;
+  /** Another terminal of the same site (carries no pumps). */
+  plainTerminalId: number;
+  offPump: PumpRef;
+  onPump: PumpRef;
+  /** A site of the `company` user's company that the `site` user does not reach, with a terminal and a pump. */
+  companySite: { siteId: number; terminalId: number; pump: PumpRef };
+  /** A site of another company of the demo agent (outside the `company` user). */
+  otherCompanySite: { siteId: number; terminalId: number; pump: PumpRef };
+  /** A second agent's site, terminal and pump: outside every demo user. */
+  outsider: { siteId: number; terminalId: number; pump: PumpRef };
+}
+
+async function pumpAt(database: Database, siteId: number): Promise<PumpRef> {
+  const p = await one<{ id: number; pump_no: number; terminal_id: number }>(
+    database,
+    'select id, pump_no, terminal_id from pumps where site_id = $1 order by pump_no limit 1',
+    [siteId],
+  );
+  return { id: p.id, pumpNo: p.pump_no, terminalId: p.terminal_id, siteId };
+}
+
+/** Picks places from the demo fleet for command and device tests, and adds an outsider agent's site. */
+export async function fleetFixture(database: Database): Promise<FleetFixture> {
+  const { site_id: siteId } = await one<{ site_id: number }>(
+    database,
+    `select us.site_id from user_sites us join users u on u.id = us.user_id
+      where u.username = 'site' order by us.site_id limit 1`,
+  );
+  const { company_id: companyId } = await one<{ company_id: number }>(
+    database,
+    `select uc.company_id from user_companies uc join users u on u.id = uc.user_id
+      where u.username = 'company' order by uc.company_id limit 1`,
+  );
+  const pumps = await database.query<{ id: number; pump_no: number; terminal_id: number }>(
+    'select id, pump_no, terminal_id from pumps where site_id = $1 order by pump_no limit 2',
+    [siteId],
+  );
+  if (pumps.length < 2) throw new Error('the site user’s site needs two pumps');
+  const [off, on] = pumps;
+  await database.query('update pumps set status = 0, last_synapse_status = 0 where id = $1', [off.id]);
+  await database.query('update pumps set status = 1, last_synapse_status = 1 where id = $1', [on.id]);
+  const plain = await one<{ id: number }>(
+    database,
+    'select id from terminals where site_id = $1 and id <> $2 order by id limit 1',
+    [siteId, off.terminal_id],
+  );
+
+  const companySiteRow = await one<{ id: number }>(
+    database,
+    `select s.id from sites s where s.company_id = $1 and s.id <> $2
+        and exists (select 1 from pumps p where p.site_id = s.id) order by s.id limit 1`,
+    [companyId, siteId],
+  );
+  const companyPump = await pumpAt(database, companySiteRow.id);
+  const otherRow = await one<{ id: number }>(
+    database,
+    `select s.id from sites s where s.company_id <> $1
+        and exists (select 1 from pumps p where p.site_id = s.id) order by s.id limit 1`,
+    [companyId],
+  );
+  const otherPump = await pumpAt(database, otherRow.id);
+
+  const agent = await one<{ id: number }>(
+    database,
+    `insert into agents (name) values ('Outsider') returning id`,
+  );
+  const company = await one<{ id: number }>(
+    database,
+    `insert into companies (agent_id, name) values ($1, 'Outsider Fuels') returning id`,
+    [agent.id],
+  );
+  const site = await one<{ id: number }>(
+    database,
+    `insert into sites (company_id, agent_id, title, number, city, lat, lng)
+     values ($1, $2, 'Outsider Forecourt', '990001', 'Leeds', 53.8, -1.55) returning id`,
+    [company.id, agent.id],
+  );
+  const terminal = await one<{ id: number }>(
+    database,
+    `insert into terminals (site_id, company_id, agent_id, terminal_no, card_acceptor_name, lat, lng, pump_controller)
+     values ($1, $2, $3, '9900010001', 'Outsider Forecourt/Leeds', 53.8, -1.55, true) returning id`,
+    [site.id, company.id, agent.id],
+  );
+  const pump = await one<{ id: number }>(
+    database,
+    'insert into pumps (site_id, terminal_id, pump_no) values ($1, $2, 1) returning id',
+    [site.id, terminal.id],
+  );
+
+  return {
+    siteId,
+    controllerId: off.terminal_id,
+    plainTerminalId: plain.id,
+    offPump: { id: off.id, pumpNo: off.pump_no, terminalId: off.terminal_id, siteId },
+    onPump: { id: on.id, pumpNo: on.pump_no, terminalId: on.terminal_id, siteId },
+    companySite: { siteId: companySiteRow.id, terminalId: companyPump.terminalId, pump: companyPump },
+    otherCompanySite: { siteId: otherRow.id, terminalId: otherPump.terminalId, pump: otherPump },
+    outsider: {
+      siteId: site.id,
+      terminalId: terminal.id,
+      pump: { id: pump.id, pumpNo: 1, terminalId: terminal.id, siteId: site.id },
+    },
+  };
+}
+
+/** Cancels whatever commands the seed left open, so a test starts from settled pumps. */
+export async function settleCommands(database: Database): Promise<void> {
+  await database.query(
+    `update commands set state = 'expired', completed_at = now() where state in ('queued', 'sent')`,
+  );
+}

@@ -1,0 +1,73 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
+import { type BuildOptions, buildApp } from '../src/app.ts';
+import { type Env, loadEnv } from '../src/config/env.ts';
+import type { Database } from '../src/db/client.ts';
+import { openTestDatabase } from './db-template.ts';
+
+export const DEMO_PASSWORD = 'demo1234';
+/** The JWT secret of every test app, for tests that sign their own tokens (expired, forged, ...). */
+export const TEST_JWT_SECRET = 'test-secret-'.padEnd(48, 'x');
+export const testDbKind = process.env.FC_TEST_DB ?? 'pglite';
+/** True when this file runs in the postgres project but no server is reachable: skip it. */
+export const postgresUnavailable = testDbKind === 'postgres' && !inject('postgresTemplate');
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  /** Sign in as a demo user (agent, company, site) and get its token. */
+  login(username: string, password?: string): Promise<string>;
+  /** app.inject with a token as `Authorization: JWT <token>`. */
+  as(token: string, opts: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh demo-seeded database (PGlite, or PostgreSQL in the postgres project). */
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  opts: { logger?: BuildOptions['logger'] } = {},
+): Promise<TestApp> {
+  const database = await openTestDatabase(
+    testDbKind,
+    testDbKind === 'postgres' ? inject('postgresTemplate') : inject('pgliteTemplate'),
+  );
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-test-'));
+  const config: Env = loadEnv({ DATA_DIR: dataDir, SIMULATOR: 'off', LOG_LEVEL: 'silent', ...env });
+  const app = await buildApp({
+    config,
+    database,
+    jwtSecret: TEST_JWT_SECRET,
+    webRoot: null,
+    logger: opts.logger,
+  });
+  await app.ready();
+  const tokens = new Map<string, string>();
+  return {
+    app,
+    database,
+    async login(username, password = DEMO_PASSWORD) {
+      const key = `${username}:${password}`;
+      const cached = tokens.get(key);
+      if (cached) return cached;
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password },
+      });
+      if (res.statusCode !== 200) throw new Error(`login ${username} failed: ${res.statusCode} ${res.body}`);
+      const token = res.json().token as string;
+      tokens.set(key, token);
+      return token;
+    },
+    as(token, opts) {
+      return app.inject({ ...opts, headers: { ...(opts.headers ?? {}), authorization: `JWT ${token}` } });
+    },
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

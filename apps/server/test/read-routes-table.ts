@@ -1,0 +1,131 @@
+import {
+  AlertSchema,
+  CompanyDetailSchema,
+  ConnectivitySchema,
+  MapSiteSchema,
+  SiteDetailSchema,
+  SiteMapTerminalSchema,
+  SiteStatusSchema,
+  TerminalSchema,
+  TimeZoneSchema,
+} from '@forecourt/contract/fleet';
+import {
+  AlertLogEntrySchema,
+  BatteryLogEntrySchema,
+  ConnectivityLogEntrySchema,
+  EnvironmentLogEntrySchema,
+  FlashDriveLogEntrySchema,
+  PumpActivationLogRowSchema,
+  PumpStatusLogRowSchema,
+  RebootLogEntrySchema,
+  ShockLogEntrySchema,
+} from '@forecourt/contract/logs';
+import { PumpSchema, PumpStatusLogSchema } from '@forecourt/contract/pumps';
+import {
+  BatterySchema,
+  EnvironmentSchema,
+  FlashDriveSchema,
+  ShockSchema,
+} from '@forecourt/contract/terminals';
+import { TransactionActivitySchema } from '@forecourt/contract/transactions';
+import { z } from 'zod';
+
+export type Kind = 'agent' | 'company' | 'site';
+
+export interface ReadRoute {
+  /** OpenAPI-style template: `{id}` is the scoped id, `{siteId}` a site. */
+  path: string;
+  /** Whose scope the path's ids are checked against: the kind of `{id}` (nested: `{id}` company + `{siteId}` site). */
+  kind: Kind;
+  nestedSite?: boolean;
+  schema: z.ZodType;
+  log?: boolean;
+}
+
+const data: ReadRoute[] = [];
+const logs: ReadRoute[] = [];
+for (const kind of ['agent', 'company', 'site'] as const) {
+  data.push({ path: `/api/alerts/${kind}/{id}/`, kind, schema: z.array(AlertSchema) });
+  const base = `/api/${kind}/{id}`;
+  logs.push(
+    { path: `${base}/alert/log/`, kind, schema: z.array(AlertLogEntrySchema), log: true },
+    { path: `${base}/terminal/hardware/log/`, kind, schema: z.array(AlertLogEntrySchema), log: true },
+    { path: `${base}/connectivity/log/`, kind, schema: z.array(ConnectivityLogEntrySchema), log: true },
+    { path: `${base}/terminal/reboot/log/`, kind, schema: z.array(RebootLogEntrySchema), log: true },
+    { path: `${base}/reboot/log/`, kind, schema: z.array(RebootLogEntrySchema), log: true },
+    { path: `${base}/shock/alert/log/`, kind, schema: z.array(ShockLogEntrySchema), log: true },
+    { path: `${base}/shock/log/`, kind, schema: z.array(ShockLogEntrySchema), log: true },
+    { path: `${base}/pump/activation/log/`, kind, schema: z.array(PumpActivationLogRowSchema), log: true },
+  );
+}
+for (const kind of ['agent', 'company'] as const) {
+  const base = `/api/${kind}/{id}`;
+  data.push(
+    { path: `${base}/connectivity/`, kind, schema: z.array(ConnectivitySchema) },
+    { path: `${base}/map/terminals/`, kind, schema: z.array(MapSiteSchema) },
+    { path: `${base}/sites/`, kind, schema: z.array(SiteStatusSchema) },
+    { path: `${base}/time/zones/`, kind, schema: z.array(TimeZoneSchema) },
+  );
+}
+data.push(
+  { path: '/api/company/detail/{id}/', kind: 'company', schema: CompanyDetailSchema },
+  { path: '/api/site/detail/{id}/', kind: 'site', schema: SiteDetailSchema },
+  { path: '/api/site/{id}/pumps/', kind: 'site', schema: z.array(PumpSchema) },
+  { path: '/api/site/{id}/pumps/status/', kind: 'site', schema: PumpStatusLogSchema },
+  { path: '/api/site/{id}/terminals/', kind: 'site', schema: z.array(TerminalSchema) },
+  { path: '/api/site/{id}/map/terminals/', kind: 'site', schema: z.array(SiteMapTerminalSchema) },
+  { path: '/api/site/{id}/terminals/battery/', kind: 'site', schema: z.array(BatterySchema) },
+  { path: '/api/site/{id}/terminals/environment/', kind: 'site', schema: z.array(EnvironmentSchema) },
+  { path: '/api/site/{id}/terminals/flashdisk/', kind: 'site', schema: z.array(FlashDriveSchema) },
+  { path: '/api/site/{id}/terminals/shock/', kind: 'site', schema: z.array(ShockSchema) },
+  { path: '/api/transactions/{id}/', kind: 'site', schema: TransactionActivitySchema },
+);
+logs.push(
+  {
+    path: '/api/company/{id}/site/{siteId}/terminal/hardware/log/',
+    kind: 'company',
+    nestedSite: true,
+    schema: z.array(AlertLogEntrySchema),
+    log: true,
+  },
+  {
+    path: '/api/site/{id}/pump/status/log/',
+    kind: 'site',
+    schema: z.array(PumpStatusLogRowSchema),
+    log: true,
+  },
+  {
+    path: '/api/site/{id}/terminal/battery/log/',
+    kind: 'site',
+    schema: z.array(BatteryLogEntrySchema),
+    log: true,
+  },
+  {
+    path: '/api/site/{id}/terminal/flashdrive/log/',
+    kind: 'site',
+    schema: z.array(FlashDriveLogEntrySchema),
+    log: true,
+  },
+  {
+    path: '/api/site/{id}/terminal/environment/log/',
+    kind: 'site',
+    schema: z.array(EnvironmentLogEntrySchema),
+    log: true,
+  },
+);
+
+export const DATA_ROUTES = data;
+export const LOG_ROUTES = logs;
+export const READ_ROUTES = [...data, ...logs];
+
+/** Fills a template: `{id}` and `{siteId}`. */
+export function fill(path: string, id: number | string, siteId?: number | string): string {
+  return path.replace('{id}', String(id)).replace('{siteId}', String(siteId ?? id));
+}
+
+/** OpenAPI paths of the scoped reads (every GET under agent, company, site, alerts and transactions). */
+export function scopedReadPaths(openapi: { paths: Record<string, Record<string, unknown>> }): string[] {
+  return Object.entries(openapi.paths)
+    .filter(([p, ops]) => 'get' in ops && /^\/api\/(agent|company|site|alerts|transactions)\//.test(p))
+    .map(([p]) => p.replace('/api/transactions/{siteId}', '/api/transactions/{id}').replace(/\/?$/, '/'));
+}

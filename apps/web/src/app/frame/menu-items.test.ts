@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { logMenu, MENU_ITEMS, menuFor } from './menu-items.ts';
+
+describe('menu items', () => {
+  it('an agent gets the logs of its own scope, site-only logs left out', () => {
+    const logs = logMenu({ type: 'agent', id: 7 });
+    const paths = logs?.children?.map((c) => c.to);
+    expect(paths).toEqual([
+      '/agent/7/alert/log',
+      '/agent/7/connectivity/log',
+      '/agent/7/terminal/hardware/log',
+      '/agent/7/terminal/reboot/log',
+      '/agent/7/shock/alert/log',
+      '/agent/7/pump/activation/log',
+    ]);
+  });
+
+  it('a site user gets every log screen of its site', () => {
+    const paths = logMenu({ type: 'site', id: 3 })?.children?.map((c) => c.to);
+    expect(paths).toHaveLength(10);
+    expect(paths).toContain('/site/3/pump/status/log');
+    expect(paths).toContain('/site/3/terminal/battery/log');
+  });
+
+  it('a user without scope has no Logs entry; others have it after Profile', () => {
+    expect(menuFor(null)).toBe(MENU_ITEMS);
+    expect(menuFor({ type: 'company', id: 1 }).map((i) => i.label)).toEqual([
+      'MENU_DASHBOARD',
+      'MENU_PROFILE',
+      'MENU_LOGS',
+      'MENU_UI_FEATURES',
+    ]);
+  });
+});

@@ -1,0 +1,72 @@
+import { UI_FEATURE_PAGES } from '../../config/paths.ts';
+import type { AlertSource } from '../../lib/api/alerts.ts';
+import { LOG_KIND_PATHS, type LogKindKey } from '../routes/pages/logs/log-routes.ts';
+
+export interface MenuItem {
+  /** Translation key of the label. */
+  label: string;
+  to?: string;
+  icon: 'dashboard' | 'profile' | 'logs' | 'ui';
+  children?: MenuItem[];
+}
+
+const UI_LABELS: Record<(typeof UI_FEATURE_PAGES)[number], string> = {
+  buttons: 'UI_BUTTONS',
+  grid: 'UI_GRID',
+  icons: 'UI_ICONS',
+  modals: 'UI_MODALS',
+  typography: 'UI_TYPOGRAPHY',
+  'search-fields': 'UI_SEARCH_FIELDS',
+  tabs: 'UI_TABS',
+};
+
+/** The menu sidebar, including the demo sub-menu of UI-feature pages. */
+export const MENU_ITEMS: MenuItem[] = [
+  { label: 'MENU_DASHBOARD', to: '/agent/dashboard', icon: 'dashboard' },
+  { label: 'MENU_PROFILE', to: '/profile', icon: 'profile' },
+  {
+    label: 'MENU_UI_FEATURES',
+    icon: 'ui',
+    children: UI_FEATURE_PAGES.map((page) => ({
+      label: UI_LABELS[page],
+      to: `/pages/ui-features/${page}`,
+      icon: 'ui',
+    })),
+  },
+];
+
+const LOG_LABELS: Record<LogKindKey, string> = {
+  alert: 'LOG_TITLE_ALERT',
+  connectivity: 'LOG_TITLE_CONNECTIVITY',
+  hardware: 'LOG_TITLE_HARDWARE',
+  reboot: 'LOG_TITLE_REBOOT',
+  shock: 'LOG_TITLE_SHOCK',
+  'pump-activation': 'LOG_TITLE_PUMP_ACTIVATION',
+  'pump-status': 'LOG_TITLE_PUMP_STATUS',
+  battery: 'LOG_TITLE_BATTERY',
+  environment: 'LOG_TITLE_ENVIRONMENT',
+  flashdrive: 'LOG_TITLE_FLASHDRIVE',
+};
+
+/**
+ * The 'Logs' sub-menu: every log screen that exists for the user's own scope (the agent's, else the
+ * first company's, else the first site's — the same source as the notifications), in the menu order of
+ * LOG_LABELS. None for a user without any scope.
+ */
+export function logMenu(source: AlertSource | null): MenuItem | null {
+  if (!source) return null;
+  const children = (Object.keys(LOG_LABELS) as LogKindKey[])
+    .filter((kind) => LOG_KIND_PATHS[kind].scopes.includes(source.type))
+    .map((kind) => ({
+      label: LOG_LABELS[kind],
+      to: `/${source.type}/${source.id}/${LOG_KIND_PATHS[kind].path}`,
+      icon: 'logs' as const,
+    }));
+  return { label: 'MENU_LOGS', icon: 'logs', children };
+}
+
+/** The menu of a user: Dashboard, Profile, their Logs, then the UI features. */
+export function menuFor(source: AlertSource | null): MenuItem[] {
+  const logs = logMenu(source);
+  return logs ? [MENU_ITEMS[0], MENU_ITEMS[1], logs, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;
+}

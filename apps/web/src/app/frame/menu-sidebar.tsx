@@ -1,0 +1,99 @@
+import { Button, NavLink, ScrollArea, Stack } from '@mantine/core';
+import {
+  IconComponents,
+  IconDashboard,
+  IconHeart,
+  IconListDetails,
+  IconUserCircle,
+} from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { notificationSource } from '../../lib/api/alerts.ts';
+import { useSession } from '../../lib/auth/session.ts';
+import { type MenuItem, menuFor } from './menu-items.ts';
+
+const ICONS = {
+  dashboard: IconDashboard,
+  profile: IconUserCircle,
+  logs: IconListDetails,
+  ui: IconComponents,
+};
+
+export interface MenuSidebarProps {
+  /** Called after a menu item is picked (the frame collapses the sidebar on small screens). */
+  onPick?: () => void;
+  /** Show the 'Support Us' button in the sidebar header (two- and three-column layouts). @default false */
+  withSupport?: boolean;
+}
+
+export function MenuSidebar({ onPick, withSupport = false }: MenuSidebarProps) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({});
+  const { user } = useSession();
+  const source = notificationSource(user);
+  const sourceType = source?.type;
+  const sourceId = source?.id;
+  const items = useMemo(
+    () => menuFor(sourceType && sourceId ? { type: sourceType, id: sourceId } : null),
+    [sourceType, sourceId],
+  );
+
+  const render = (item: MenuItem) => {
+    const Icon = ICONS[item.icon];
+    if (item.children) {
+      const opened = openGroups[item.label] ?? item.children.some((c) => c.to && pathname.startsWith(c.to));
+      return (
+        <NavLink
+          key={item.label}
+          component="button"
+          type="button"
+          aria-expanded={opened}
+          label={t(item.label)}
+          leftSection={<Icon size={18} />}
+          opened={opened}
+          onChange={(next) => setOpenGroups((g) => ({ ...g, [item.label]: next }))}
+          childrenOffset={28}
+        >
+          {item.children.map(render)}
+        </NavLink>
+      );
+    }
+    return (
+      <NavLink
+        key={item.label}
+        component={Link}
+        to={item.to ?? '/'}
+        label={t(item.label)}
+        leftSection={item.icon === 'dashboard' || item.icon === 'profile' ? <Icon size={18} /> : undefined}
+        active={item.to ? pathname === item.to || pathname.startsWith(`${item.to}/`) : false}
+        onClick={onPick}
+      />
+    );
+  };
+
+  return (
+    <Stack gap={0} h="100%">
+      {withSupport && (
+        <div className="fc-sidebar-header">
+          <Button
+            component="a"
+            href="https://github.com/"
+            target="_blank"
+            rel="noopener noreferrer"
+            fullWidth
+            variant="gradient"
+            gradient={{ from: 'brand.4', to: 'brand.7', deg: 135 }}
+            leftSection={<IconHeart size={16} />}
+          >
+            {t('SUPPORT_US')}
+          </Button>
+        </div>
+      )}
+      <ScrollArea flex={1} type="auto">
+        <nav aria-label={t('MAIN_MENU')}>{items.map(render)}</nav>
+      </ScrollArea>
+    </Stack>
+  );
+}

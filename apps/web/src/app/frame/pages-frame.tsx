@@ -1,0 +1,106 @@
+import '../../theme/frame-styles.ts';
+import { AppShell } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useCallback, useEffect } from 'react';
+import { Navigate, useRoutes } from 'react-router';
+import { useCancelLiveOnNavigate } from '../../lib/api/live.ts';
+import { useLayout } from '../../lib/layout-store.ts';
+import { queryClient } from '../../lib/query-client.ts';
+import { pagesRoutes } from '../routes/pages-routes.tsx';
+import { AppServices } from '../services.tsx';
+import { FrameFooter } from './frame-footer.tsx';
+import { FrameHeader } from './frame-header.tsx';
+import { LayoutColumns } from './layout-columns.tsx';
+import { MenuSidebar } from './menu-sidebar.tsx';
+import { SettingsSidebar } from './settings-sidebar.tsx';
+import { useSessionWatch } from './use-session-watch.ts';
+
+/** Menu sidebar width (13rem). */
+const SIDEBAR_WIDTH = 208;
+/** Small screens: the menu sidebar overlays the page and collapses after a pick. */
+const SMALL_SCREEN = '(max-width: 48em)';
+/** Delay before the menu collapses after a pick on small screens. */
+export const MENU_COLLAPSE_DELAY_MS = 20;
+
+/** The page frame of the signed-in area: header, menu sidebar, layout columns, footer, settings sidebar. */
+export default function PagesFrame() {
+  useEffect(() => () => queryClient.clear(), []);
+  return (
+    <AppServices queryClient={queryClient}>
+      <Frame />
+    </AppServices>
+  );
+}
+
+function Frame() {
+  useSessionWatch();
+  useCancelLiveOnNavigate();
+  const { layout, sidebar } = useLayout();
+  const small = useMediaQuery(SMALL_SCREEN, false, { getInitialValueInEffect: false });
+  const [mobileOpen, mobile] = useDisclosure(false);
+  const [desktopOpen, desktop] = useDisclosure(true);
+  const [settingsOpen, settings] = useDisclosure(false);
+
+  const sidebarOpen = small ? mobileOpen : desktopOpen;
+  const toggleSidebar = () => (small ? mobile.toggle() : desktop.toggle());
+
+  const onPick = useCallback(() => {
+    if (small) setTimeout(mobile.close, MENU_COLLAPSE_DELAY_MS);
+  }, [small, mobile.close]);
+
+  useEffect(() => {
+    if (!small) mobile.close();
+  }, [small, mobile.close]);
+
+  const sidebarConfig = {
+    width: SIDEBAR_WIDTH,
+    breakpoint: 'sm',
+    collapsed: { mobile: !mobileOpen, desktop: !desktopOpen },
+  };
+  const withSupport = layout === 'two-column' || layout === 'three-column';
+  const menu = <MenuSidebar onPick={onPick} withSupport={withSupport} />;
+
+  return (
+    <AppShell
+      header={{ height: 64 }}
+      navbar={sidebar === 'left' ? sidebarConfig : undefined}
+      aside={sidebar === 'right' ? sidebarConfig : undefined}
+      padding={0}
+      className="fc-shell"
+      data-sidebar={sidebar}
+    >
+      <AppShell.Header className="fc-shell-header">
+        <FrameHeader
+          sidebarOpen={sidebarOpen}
+          onToggleSidebar={toggleSidebar}
+          settingsOpen={settingsOpen}
+          onToggleSettings={settings.toggle}
+        />
+      </AppShell.Header>
+      {sidebar === 'left' ? (
+        <AppShell.Navbar className="fc-menu-sidebar">{menu}</AppShell.Navbar>
+      ) : (
+        <AppShell.Aside className="fc-menu-sidebar">{menu}</AppShell.Aside>
+      )}
+      <AppShell.Main className="fc-main">
+        <div className="fc-main-inner">
+          <LayoutColumns layout={layout}>
+            <PagesRoutes />
+          </LayoutColumns>
+        </div>
+        <FrameFooter />
+      </AppShell.Main>
+      <SettingsSidebar opened={settingsOpen} onClose={settings.close} />
+    </AppShell>
+  );
+}
+
+const guardedRoutes = [...pagesRoutes, { path: '*', element: <Navigate to="/auth/login" replace /> }];
+
+/**
+ * The guarded pages' route table lives here, in the lazily loaded frame, so the login route does not
+ * carry it. An unknown path inside the pages area goes to auth/login like everywhere else.
+ */
+function PagesRoutes() {
+  return useRoutes(guardedRoutes);
+}

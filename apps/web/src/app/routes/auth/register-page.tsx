@@ -1,0 +1,82 @@
+import { type RegisterForm, RegisterFormSchema } from '@forecourt/contract/auth';
+import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { FormAlerts } from '../../../components/form-alerts.tsx';
+import { withTranslatedError } from '../../../i18n/messages.ts';
+import { adoptResult, authProvider } from '../../../lib/auth/auth-service.ts';
+import { useZodForm } from '../../../lib/use-zod-form.ts';
+import { AuthHeading } from './auth-layout.tsx';
+import { useAuthFormResult } from './use-auth-form-result.ts';
+
+export function RegisterPage() {
+  const { t } = useTranslation();
+  const { errors, messages, submitting, run } = useAuthFormResult();
+  const form = useZodForm(RegisterFormSchema, {
+    fullName: '',
+    email: '',
+    password: '',
+    confirmPassword: '',
+    terms: false as unknown as true,
+  });
+  const field = (name: keyof RegisterForm) => withTranslatedError(t, form.field(name));
+
+  const onSubmit = form.handleSubmit(async (values: RegisterForm) => {
+    await run(async () => adoptResult(await authProvider().register(values)));
+  });
+
+  return (
+    <>
+      <AuthHeading title={t('REGISTER_TITLE')} />
+      <form onSubmit={onSubmit} noValidate aria-label={t('REGISTER_TITLE')}>
+        <Stack gap="md">
+          <FormAlerts errors={errors} messages={messages} submitting={submitting} />
+          <TextInput
+            label={t('FULL_NAME')}
+            placeholder={t('FULL_NAME')}
+            autoComplete="name"
+            autoFocus
+            {...field('fullName')}
+          />
+          <TextInput
+            label={t('EMAIL_ADDRESS')}
+            placeholder={t('EMAIL_ADDRESS')}
+            type="email"
+            autoComplete="email"
+            {...field('email')}
+          />
+          <PasswordInput
+            label={t('PASSWORD')}
+            placeholder={t('PASSWORD')}
+            autoComplete="new-password"
+            visibilityToggleButtonProps={{ 'aria-label': t('SHOW_PASSWORD') }}
+            {...field('password')}
+          />
+          <PasswordInput
+            label={t('CONFIRM_PASSWORD')}
+            placeholder={t('CONFIRM_PASSWORD')}
+            autoComplete="new-password"
+            visibilityToggleButtonProps={{ 'aria-label': t('SHOW_PASSWORD') }}
+            {...field('confirmPassword')}
+          />
+          <Checkbox label={t('AGREE_TERMS')} {...withTranslatedError(t, form.checkbox('terms'))} />
+          <Button
+            type="submit"
+            size="md"
+            fullWidth
+            loading={submitting}
+            disabled={submitting || !form.isValid}
+          >
+            {t('REGISTER')}
+          </Button>
+          <Text size="sm" ta="center">
+            {t('ALREADY_HAVE_ACCOUNT')}{' '}
+            <Anchor component={Link} to="/auth/login">
+              {t('SIGN_IN_LINK')}
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+import type { RouteObject } from 'react-router';
+import { lazyPage } from './lazy-page.tsx';
+import { LOG_ROUTES } from './pages/logs/log-routes.ts';
+
+/**
+ * The guarded pages area: every screen behind the sign-in, one line each. Paths have no leading
+ * slash and live at the root of the hash (`#/agent/dashboard`). Add a page with one `lazyPage` line.
+ */
+export const pagesRoutes: RouteObject[] = [
+  // Dashboards
+  lazyPage('agent/dashboard', () => import('./pages/dashboards/agent-dashboard-page.tsx')),
+  lazyPage('agent/:agentId/dashboard', () => import('./pages/dashboards/agent-dashboard-page.tsx')),
+  lazyPage('company/:companyId/dashboard', () => import('./pages/dashboards/company-dashboard-page.tsx')),
+  lazyPage(
+    'company/:companyId/site/:siteId/dashboard',
+    () => import('./pages/dashboards/site-dashboard-page.tsx'),
+  ),
+
+  // Log screens and profile
+  ...LOG_ROUTES.map(([path, kind]) =>
+    lazyPage(path, () => import('./pages/logs/log-pages.tsx').then((m) => ({ default: m.LOG_PAGES[kind] }))),
+  ),
+  lazyPage('profile', () => import('./pages/profile/profile-page.tsx')),
+
+  // UI features: a living catalogue of Forecourt's own components
+  lazyPage('pages/ui-features/buttons', () => import('./pages/ui-features/buttons-page.tsx')),
+  lazyPage('pages/ui-features/grid', () => import('./pages/ui-features/grid-page.tsx')),
+  lazyPage('pages/ui-features/icons', () => import('./pages/ui-features/icons-page.tsx')),
+  lazyPage('pages/ui-features/modals', () => import('./pages/ui-features/modals-page.tsx')),
+  lazyPage('pages/ui-features/typography', () => import('./pages/ui-features/typography-page.tsx')),
+  lazyPage('pages/ui-features/search-fields', () => import('./pages/ui-features/search-fields-page.tsx')),
+  lazyPage('pages/ui-features/tabs', () => import('./pages/ui-features/tabs-page.tsx')),
+];

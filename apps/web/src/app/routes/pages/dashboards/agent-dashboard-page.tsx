@@ -1,0 +1,112 @@
+import { userKind } from '@forecourt/contract/users';
+import { Center, Loader, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { paths } from '../../../../config/paths.ts';
+import { siteDetailQuery } from '../../../../lib/api/fleet.ts';
+import { useSession } from '../../../../lib/auth/session.ts';
+import { AlertsWidget } from '../../../../widgets/alerts/components/alerts-widget.tsx';
+import { ConnectivityWidget } from '../../../../widgets/connectivity/components/connectivity-widget.tsx';
+import { HardwareIssuesWidget } from '../../../../widgets/hardware-issues/components/hardware-issues-widget.tsx';
+import { LocalTimeWidget } from '../../../../widgets/local-time/components/local-time-widget.tsx';
+import { CompanyMapWidget } from '../../../../widgets/maps/components/map-widgets.tsx';
+import { TerminalReboot } from '../../../../widgets/reboot/components/terminal-reboot.tsx';
+import { ShockWidget } from '../../../../widgets/shock/components/shock-widget.tsx';
+import { SitesOnlineWidget } from '../../../../widgets/sites-online/components/sites-online-widget.tsx';
+import { Support } from '../../../../widgets/support/components/support.tsx';
+import { WeatherWidget } from '../../../../widgets/weather/components/weather.tsx';
+import { Cell, DashboardGrid, DashboardHeader } from './dashboard-grid.tsx';
+import { useRouteIds } from './dashboard-ids.ts';
+import { DashboardNotFound } from './dashboard-not-found.tsx';
+
+/**
+ * `#/agent/dashboard` and `#/agent/{agentId}/dashboard`. On the bare path an agent sees its own
+ * dashboard, a company user is sent to its company's dashboard and a site user to its site's.
+ */
+export default function AgentDashboardPage() {
+  const { agentId, raw } = useRouteIds();
+  const { user } = useSession();
+  if (raw.agentId !== undefined) {
+    return agentId ? <AgentDashboard agentId={agentId} /> : <DashboardNotFound />;
+  }
+  const kind = userKind(user);
+  if (kind === 'agent' && user?.agent) return <AgentDashboard agentId={user.agent} />;
+  if (kind === 'company' && user)
+    return <Navigate to={paths.companyDashboard(user.companies[0].id)} replace />;
+  if (kind === 'site' && user) return <SiteLanding siteId={user.sites[0].id} />;
+  return <NoFleet />;
+}
+
+/** A site user's site dashboard needs the site's company: read it from the site detail. */
+function SiteLanding({ siteId }: { siteId: number }) {
+  const { t } = useTranslation();
+  const detail = useQuery(siteDetailQuery(siteId));
+  if (detail.data) return <Navigate to={paths.siteDashboard(detail.data.company_id, siteId)} replace />;
+  return (
+    <>
+      <DashboardHeader title={t('DASHBOARD')} />
+      {detail.isError ? (
+        <Text c="red" role="alert">
+          {t('WIDGET_ERROR')}
+        </Text>
+      ) : (
+        <Center mih={240} role="status" aria-label={t('LOADING')}>
+          <Loader />
+        </Center>
+      )}
+    </>
+  );
+}
+
+function NoFleet() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <DashboardHeader title={t('DASHBOARD')} />
+      <Text c="dimmed">{t('KIND_NONE')}</Text>
+    </>
+  );
+}
+
+function AgentDashboard({ agentId }: { agentId: number }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <DashboardHeader title={t('DASHBOARD')} subtitle={t('AGENT_NUMBER', { id: agentId })} />
+      <DashboardGrid>
+        <Cell span={2} rows={2}>
+          <CompanyMapWidget scope="agent" id={agentId} />
+        </Cell>
+        {/* Monitoring widgets */}
+        <Cell>
+          <SitesOnlineWidget agentId={agentId} />
+        </Cell>
+        <Cell>
+          <LocalTimeWidget agentId={agentId} />
+        </Cell>
+        <Cell rows={2}>
+          <AlertsWidget agentId={agentId} />
+        </Cell>
+        <Cell span={2} rows={2}>
+          <ConnectivityWidget agentId={agentId} />
+        </Cell>
+        <Cell span={2} rows={2}>
+          <HardwareIssuesWidget agentId={agentId} isAgent size2X />
+        </Cell>
+        <Cell rows={2}>
+          <ShockWidget agentId={agentId} />
+        </Cell>
+        <Cell>
+          <WeatherWidget source={{ type: 'agent', id: agentId }} />
+        </Cell>
+        <Cell>
+          <TerminalReboot agentId={agentId} />
+        </Cell>
+        <Cell>
+          <Support />
+        </Cell>
+      </DashboardGrid>
+    </>
+  );
+}

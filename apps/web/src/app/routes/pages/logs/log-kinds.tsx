@@ -1,0 +1,367 @@
+import { EVENT_TYPES } from '@forecourt/contract/device';
+import {
+  AlertLogEntrySchema,
+  BatteryLogEntrySchema,
+  ConnectivityLogEntrySchema,
+  EnvironmentLogEntrySchema,
+  FlashDriveLogEntrySchema,
+  PumpActivationLogRowSchema,
+  PumpStatusLogRowSchema,
+  RebootLogEntrySchema,
+  ShockLogEntrySchema,
+} from '@forecourt/contract/logs';
+import { Badge, Text } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
+import type { ZodType, z } from 'zod';
+import { LOG_KIND_PATHS, type LogKindKey } from './log-routes.ts';
+
+/** What every log row has: an id, its paging cursor and its site's zone. */
+export interface LogRowBase {
+  id: number;
+  cursor: string;
+  timezone: string;
+}
+
+export interface CellContext {
+  t: TFunction;
+  /** The row's time in its site's zone, with the zone's short name. */
+  time: (iso: string | null | undefined, row: LogRowBase) => string;
+}
+
+export interface LogColumn<Row> {
+  key: string;
+  /** Translation key of the header. */
+  label: string;
+  render: (row: Row, ctx: CellContext) => ReactNode;
+  /** Hidden on small screens. @default false */
+  wide?: boolean;
+  /** Kept on one line (times, badges). @default false */
+  nowrap?: boolean;
+}
+
+export type FilterType = 'text' | 'number' | 'select' | 'multi' | 'checkbox';
+
+/** A filter of the log's API (docs/api-logs.md); its value lives in the URL under `name`. */
+export interface LogFilter {
+  name: string;
+  type: FilterType;
+  /** Translation key of the label. */
+  label: string;
+  options?: (t: TFunction) => Array<{ value: string; label: string }>;
+}
+
+export interface LogKind<Row extends LogRowBase = LogRowBase> {
+  key: LogKindKey;
+  /** Translation key of the page title. */
+  title: string;
+  /** Path below `/api/{scope}/{id}/` (the same as the screen's). */
+  apiPath: string;
+  schema: ZodType<Row>;
+  columns: LogColumn<Row>[];
+  filters: LogFilter[];
+}
+
+/** A badge's label clips by default, which lets a table squeeze it to 'FAI…'; a cell badge keeps its word. */
+const BADGE_STYLES = {
+  root: { overflow: 'visible', flexShrink: 0 },
+  label: { overflow: 'visible' },
+} as const;
+
+const terminal: LogFilter = { name: 'terminal', type: 'text', label: 'LOG_FILTER_TERMINAL' };
+
+const eventTypeOptions =
+  (hardwareOnly: boolean) =>
+  (t: TFunction): Array<{ value: string; label: string }> =>
+    Object.entries(EVENT_TYPES)
+      .filter(([, e]) => !hardwareOnly || e.hardware)
+      .map(([type, e]) => ({
+        value: type,
+        label: `${type} · ${t(`LOG_EVENT_${type}`, { defaultValue: e.name })}`,
+      }));
+
+const commandStates = (t: TFunction) =>
+  ['queued', 'sent', 'confirmed', 'failed', 'timed_out', 'expired'].map((s) => ({
+    value: s,
+    label: t(`LOG_STATE_${s.toUpperCase()}`),
+  }));
+
+const stateBadge = (state: string, label: string) => {
+  const color =
+    state === 'confirmed' || state === 'done'
+      ? 'teal'
+      : state === 'failed' || state === 'timed_out' || state === 'timed out' || state === 'expired'
+        ? 'red'
+        : 'yellow';
+  return (
+    <Badge color={color} variant="light" radius="sm" styles={BADGE_STYLES}>
+      {label}
+    </Badge>
+  );
+};
+
+const num = (v: number | null | undefined, unit = '') =>
+  v === null || v === undefined ? '-' : `${Math.round(v * 10) / 10}${unit}`;
+
+type Alert = z.output<typeof AlertLogEntrySchema> & LogRowBase;
+const alertColumns: LogColumn<Alert>[] = [
+  { key: 'started_at', label: 'LOG_COL_DATE', render: (r, c) => c.time(r.started_at, r), nowrap: true },
+  {
+    key: 'issue',
+    label: 'LOG_COL_EVENT',
+    render: (r) => (
+      <Text fw={600} size="sm">
+        {r.issue}
+      </Text>
+    ),
+  },
+  { key: 'text', label: 'LOG_COL_TEXT', render: (r) => r.text, wide: true },
+  { key: 'number', label: 'LOG_COL_TERMINAL', render: (r) => r.number },
+  { key: 'site_name', label: 'LOG_COL_SITE', render: (r) => r.site_name },
+  { key: 'customer_name', label: 'LOG_COL_COMPANY', render: (r) => r.customer_name, wide: true },
+];
+
+type Telemetry = { terminal: { terminal_id: string }; customer: string; created_at: string } & LogRowBase;
+const telemetryHead: LogColumn<Telemetry>[] = [
+  { key: 'created_at', label: 'LOG_COL_DATE', render: (r, c) => c.time(r.created_at, r), nowrap: true },
+  { key: 'terminal', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal.terminal_id },
+];
+const telemetrySite: LogColumn<Telemetry> = {
+  key: 'customer',
+  label: 'LOG_COL_SITE',
+  render: (r) => r.customer,
+  wide: true,
+};
+
+function kind<S extends ZodType<LogRowBase>>(
+  key: LogKindKey,
+  title: string,
+  schema: S,
+  columns: LogColumn<z.output<S>>[],
+  filters: LogFilter[],
+): LogKind {
+  return {
+    key,
+    title,
+    apiPath: LOG_KIND_PATHS[key].path,
+    schema,
+    columns: columns as unknown as LogColumn<LogRowBase>[],
+    filters,
+  };
+}
+
+/** Each log screen: its API, columns and filters (docs/api-logs.md). */
+export const LOG_KINDS: Record<LogKindKey, LogKind> = {
+  alert: kind('alert', 'LOG_TITLE_ALERT', AlertLogEntrySchema, alertColumns, [
+    { name: 'event_type', type: 'multi', label: 'LOG_FILTER_EVENT_TYPE', options: eventTypeOptions(false) },
+    terminal,
+  ]),
+  hardware: kind('hardware', 'LOG_TITLE_HARDWARE', AlertLogEntrySchema, alertColumns, [
+    { name: 'event_type', type: 'multi', label: 'LOG_FILTER_EVENT_TYPE', options: eventTypeOptions(true) },
+    terminal,
+  ]),
+  connectivity: kind(
+    'connectivity',
+    'LOG_TITLE_CONNECTIVITY',
+    ConnectivityLogEntrySchema,
+    [
+      { key: 'date', label: 'LOG_COL_DATE', render: (r, c) => c.time(r.date, r), nowrap: true },
+      {
+        key: 'status',
+        label: 'LOG_COL_STATUS',
+        nowrap: true,
+        render: (r, c) => (
+          <Badge color={r.status === 'on' ? 'teal' : 'red'} variant="light" radius="sm" styles={BADGE_STYLES}>
+            {c.t(r.status === 'on' ? 'LOG_ONLINE' : 'LOG_OFFLINE')}
+          </Badge>
+        ),
+      },
+      { key: 'number', label: 'LOG_COL_TERMINAL', render: (r) => r.number },
+      { key: 'title', label: 'LOG_COL_SITE', render: (r) => r.title },
+      { key: 'customer_name', label: 'LOG_COL_COMPANY', render: (r) => r.customer_name, wide: true },
+    ],
+    [
+      {
+        name: 'status',
+        type: 'select',
+        label: 'LOG_FILTER_STATUS',
+        options: (t) => [
+          { value: 'on', label: t('LOG_ONLINE') },
+          { value: 'off', label: t('LOG_OFFLINE') },
+        ],
+      },
+      terminal,
+    ],
+  ),
+  reboot: kind(
+    'reboot',
+    'LOG_TITLE_REBOOT',
+    RebootLogEntrySchema,
+    [
+      {
+        key: 'created_at',
+        label: 'LOG_COL_REQUESTED',
+        render: (r, c) => c.time(r.created_at, r),
+        nowrap: true,
+      },
+      { key: 'terminal_number', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal_number },
+      { key: 'site_title', label: 'LOG_COL_SITE', render: (r) => r.site_title, wide: true },
+      {
+        key: 'reboot_type',
+        label: 'LOG_COL_REBOOT_TYPE',
+        render: (r, c) => (r.reboot_type ? c.t(`LOG_REBOOT_${r.reboot_type.toUpperCase()}`) : '-'),
+      },
+      {
+        key: 'status',
+        label: 'LOG_COL_STATUS',
+        nowrap: true,
+        render: (r, c) =>
+          stateBadge(r.state, c.t(`LOG_STATE_${r.state.toUpperCase()}`, { defaultValue: r.status })),
+      },
+      {
+        key: 'requested_by',
+        label: 'LOG_COL_REQUESTED_BY',
+        render: (r) => r.requested_by ?? '-',
+        wide: true,
+      },
+      {
+        key: 'completed_at',
+        label: 'LOG_COL_COMPLETED',
+        render: (r, c) => (r.completed_at ? c.time(r.completed_at, r) : '-'),
+        wide: true,
+        nowrap: true,
+      },
+      { key: 'detail', label: 'LOG_COL_DETAIL', render: (r) => r.detail ?? '', wide: true },
+    ],
+    [{ name: 'state', type: 'multi', label: 'LOG_FILTER_STATE', options: commandStates }, terminal],
+  ),
+  'pump-activation': kind(
+    'pump-activation',
+    'LOG_TITLE_PUMP_ACTIVATION',
+    PumpActivationLogRowSchema,
+    [
+      {
+        key: 'created_at',
+        label: 'LOG_COL_REQUESTED',
+        render: (r, c) => c.time(r.created_at, r),
+        nowrap: true,
+      },
+      { key: 'site', label: 'LOG_COL_SITE', render: (r) => r.site, wide: true },
+      { key: 'pump_no', label: 'LOG_COL_PUMP', render: (r) => r.pump_no },
+      {
+        key: 'kind',
+        label: 'LOG_COL_ACTION',
+        render: (r, c) => c.t(r.kind === 'pump_on' ? 'LOG_TURN_ON' : 'LOG_TURN_OFF'),
+      },
+      {
+        key: 'state',
+        label: 'LOG_COL_STATE',
+        nowrap: true,
+        render: (r, c) =>
+          stateBadge(r.state, c.t(`LOG_STATE_${r.state.toUpperCase()}`, { defaultValue: r.state })),
+      },
+      {
+        key: 'requested_by',
+        label: 'LOG_COL_REQUESTED_BY',
+        render: (r) => r.requested_by ?? '-',
+        wide: true,
+      },
+      {
+        key: 'completed_at',
+        label: 'LOG_COL_COMPLETED',
+        render: (r, c) => (r.completed_at ? c.time(r.completed_at, r) : '-'),
+        wide: true,
+        nowrap: true,
+      },
+      { key: 'terminal_number', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal_number, wide: true },
+    ],
+    [
+      { name: 'pump', type: 'number', label: 'LOG_FILTER_PUMP' },
+      { name: 'state', type: 'multi', label: 'LOG_FILTER_STATE', options: commandStates },
+      terminal,
+    ],
+  ),
+  'pump-status': kind(
+    'pump-status',
+    'LOG_TITLE_PUMP_STATUS',
+    PumpStatusLogRowSchema,
+    [
+      { key: 'created_at', label: 'LOG_COL_DATE', render: (r, c) => c.time(r.created_at, r), nowrap: true },
+      { key: 'pump_no', label: 'LOG_COL_PUMP', render: (r) => r.pump_no },
+      {
+        key: 'status',
+        label: 'LOG_COL_STATUS_CODE',
+        render: (r) => (
+          <Badge
+            color={r.status === 4000 ? 'teal' : 'orange'}
+            variant="light"
+            radius="sm"
+            styles={BADGE_STYLES}
+          >
+            {r.status}
+          </Badge>
+        ),
+      },
+      {
+        key: 'reported_status',
+        label: 'LOG_COL_REPORTED',
+        render: (r, c) => c.t(r.reported_status === 1 ? 'LOG_ON' : 'LOG_OFF'),
+      },
+      { key: 'text', label: 'LOG_COL_TEXT', render: (r) => r.text },
+    ],
+    [
+      { name: 'pump', type: 'number', label: 'LOG_FILTER_PUMP' },
+      { name: 'abnormal', type: 'checkbox', label: 'LOG_FILTER_ABNORMAL' },
+    ],
+  ),
+  shock: kind(
+    'shock',
+    'LOG_TITLE_SHOCK',
+    ShockLogEntrySchema,
+    [
+      { key: 'created_at', label: 'LOG_COL_DATE', render: (r, c) => c.time(r.created_at, r), nowrap: true },
+      { key: 'reading', label: 'LOG_COL_LEVEL', render: (r) => r.reading },
+      { key: 'site_title', label: 'LOG_COL_SITE', render: (r) => r.site_title },
+      { key: 'terminal', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal.terminal_id },
+    ],
+    [{ name: 'min', type: 'number', label: 'LOG_FILTER_MIN_LEVEL' }, terminal],
+  ),
+  battery: kind(
+    'battery',
+    'LOG_TITLE_BATTERY',
+    BatteryLogEntrySchema,
+    [
+      ...(telemetryHead as LogColumn<z.output<typeof BatteryLogEntrySchema>>[]),
+      { key: 'life', label: 'LOG_COL_BATTERY_LIFE', render: (r) => num(r.life, '%') },
+      telemetrySite as LogColumn<z.output<typeof BatteryLogEntrySchema>>,
+    ],
+    [terminal],
+  ),
+  flashdrive: kind(
+    'flashdrive',
+    'LOG_TITLE_FLASHDRIVE',
+    FlashDriveLogEntrySchema,
+    [
+      ...(telemetryHead as LogColumn<z.output<typeof FlashDriveLogEntrySchema>>[]),
+      { key: 'left', label: 'LOG_COL_FLASH_LEFT', render: (r) => num(r.left, '%') },
+      telemetrySite as LogColumn<z.output<typeof FlashDriveLogEntrySchema>>,
+    ],
+    [terminal],
+  ),
+  environment: kind(
+    'environment',
+    'LOG_TITLE_ENVIRONMENT',
+    EnvironmentLogEntrySchema,
+    [
+      ...(telemetryHead as LogColumn<z.output<typeof EnvironmentLogEntrySchema>>[]),
+      { key: 'board', label: 'LOG_COL_BOARD_TEMP', render: (r) => num(r.temperature_main_board, ' °C') },
+      {
+        key: 'cabinet',
+        label: 'LOG_COL_CABINET_TEMP',
+        render: (r) => num(r.temperature_inside_cabinet, ' °C'),
+      },
+      { key: 'humidity', label: 'LOG_COL_HUMIDITY', render: (r) => num(r.humidity_inside_cabinet, ' %') },
+    ],
+    [terminal],
+  ),
+};

@@ -1,0 +1,297 @@
+import {
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconAlertTriangle, IconArrowLeft, IconDownload, IconLock, IconRefresh } from '@tabler/icons-react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../../../config/paths.ts';
+import {
+  companyDetailQueryOptions,
+  csvFileName,
+  downloadLogCsv,
+  type LogScope,
+  logApiPath,
+  logPagesQueryOptions,
+  scopeTimeZonesQueryOptions,
+  siteDetailQueryOptions,
+} from '../../../../lib/api/logs.ts';
+import { isApiError } from '../../../../lib/api-client.ts';
+import { useHeaderSearch } from '../../../../lib/search-store.ts';
+import { toast } from '../../../../lib/toast.ts';
+import { LogFilters, TYPING_DELAY_MS } from './log-filters.tsx';
+import type { CellContext, LogKind, LogRowBase } from './log-kinds.tsx';
+import { formatLogTime, safeZone } from './log-time.ts';
+import { apiParams, hasFilters, type LogView, readView, writeView } from './log-view.ts';
+
+export interface LogScreenProps {
+  kind: LogKind;
+  scope: LogScope;
+}
+
+/** The zone the screen's dates are days of: the site's, else the first zone of the agent or company. */
+function useScreenZone(scope: LogScope) {
+  const site = useQuery({ ...siteDetailQueryOptions(scope.id), enabled: scope.type === 'site' });
+  const owner = scope.type === 'site' ? null : scope.type;
+  const zones = useQuery({
+    ...scopeTimeZonesQueryOptions(owner ?? 'agent', scope.id),
+    enabled: owner !== null,
+  });
+  const zone = scope.type === 'site' ? site.data?.timezone : zones.data?.[0]?.iana;
+  const settled = scope.type === 'site' ? !site.isPending : !zones.isPending;
+  return { zone: safeZone(zone), settled, site: site.data };
+}
+
+function useScopeLabel(scope: LogScope, siteTitle: string | undefined): string {
+  const { t } = useTranslation();
+  const companyId = scope.type === 'company' ? scope.id : scope.companyId;
+  const company = useQuery({
+    ...companyDetailQueryOptions(companyId ?? 0),
+    enabled: companyId !== undefined,
+  });
+  const companyName =
+    company.data?.name ?? (companyId !== undefined ? t('LOG_SCOPE_COMPANY', { id: companyId }) : '');
+  if (scope.type === 'agent') return t('LOG_SCOPE_AGENT', { id: scope.id });
+  if (scope.type === 'company') return companyName;
+  const site = siteTitle ?? t('LOG_SCOPE_SITE', { id: scope.id });
+  return scope.companyId !== undefined ? `${companyName} · ${site}` : site;
+}
+
+/** The dashboard the log belongs to: the company's, the site's, else the user's own. */
+function dashboardPath(scope: LogScope, siteCompanyId: number | undefined): string {
+  if (scope.type === 'company') return paths.companyDashboard(scope.id);
+  const companyId = scope.companyId ?? siteCompanyId;
+  if (scope.type === 'site' && companyId !== undefined) return paths.siteDashboard(companyId, scope.id);
+  return paths.agentDashboard;
+}
+
+function ErrorState({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const status = isApiError(error) ? error.status : 0;
+  if (status === 403)
+    return (
+      <Alert color="red" variant="light" icon={<IconLock />} title={t('LOG_NOT_ALLOWED_TITLE')} role="alert">
+        {t('LOG_NOT_ALLOWED')}
+      </Alert>
+    );
+  if (status === 404)
+    return (
+      <Alert
+        color="yellow"
+        variant="light"
+        icon={<IconAlertTriangle />}
+        title={t('LOG_NOT_FOUND_TITLE')}
+        role="alert"
+      >
+        {t('LOG_NOT_FOUND')}
+      </Alert>
+    );
+  const detail = isApiError(error) && error.errors.length ? error.errors.join(' ') : '';
+  return (
+    <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={t('LOG_ERROR_TITLE')} role="alert">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">{detail || t('LOG_ERROR')}</Text>
+        <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={onRetry}>
+          {t('LOG_RETRY')}
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}
+
+/**
+ * One log screen (docs/api-logs.md): title, filters and search kept in the URL, a server-paged table
+ * ("Load more" follows the `before` cursor), times in each row's site zone, CSV export of the filtered rows,
+ * empty and error states, and a way back to the dashboard.
+ */
+export function LogScreen({ kind, scope }: LogScreenProps) {
+  const { t, i18n } = useTranslation();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const view = useMemo(() => readView(searchParams, kind), [searchParams, kind]);
+  const { zone, settled, site } = useScreenZone(scope);
+  const scopeLabel = useScopeLabel(scope, site ? `${site.title} (${site.number})` : undefined);
+  const path = logApiPath(scope, kind.apiPath);
+  const params = useMemo(() => apiParams(view, zone), [view, zone]);
+  const needsZone = Boolean(view.from || view.to);
+  const pages = useInfiniteQuery({
+    ...logPagesQueryOptions(path, kind.schema, params, view.limit),
+    enabled: !needsZone || settled,
+  });
+  const rows: LogRowBase[] = useMemo(() => pages.data?.pages.flatMap((p) => p.rows) ?? [], [pages.data]);
+  const [exporting, setExporting] = useState(false);
+  // Outside the caller's scope, or no such log: filters have nothing to act on.
+  const blocked =
+    rows.length === 0 &&
+    isApiError(pages.error) &&
+    (pages.error.status === 403 || pages.error.status === 404);
+  const title = t(kind.title);
+
+  useEffect(() => {
+    const previous = document.title;
+    document.title = `${title} · ${t('APP_NAME')}`;
+    return () => {
+      document.title = previous;
+    };
+  }, [title, t]);
+
+  const onViewChange = useCallback(
+    (next: LogView) => setSearchParams(writeView(next), { replace: true }),
+    [setSearchParams],
+  );
+
+  // Typing in the header search searches the log too (the header emits its text as the user types).
+  const headerSearch = useHeaderSearch();
+  const [headerText] = useDebouncedValue(headerSearch, TYPING_DELAY_MS);
+  const seenHeaderText = useRef(headerText);
+  const latestView = useRef(view);
+  latestView.current = view;
+  useEffect(() => {
+    if (headerText === seenHeaderText.current) return;
+    seenHeaderText.current = headerText;
+    onViewChange({ ...latestView.current, q: headerText });
+  }, [headerText, onViewChange]);
+
+  const locale = i18n.language === 'fr' ? 'fr-FR' : 'en-GB';
+  const ctx: CellContext = {
+    t,
+    time: (iso, row) => formatLogTime(iso, row.timezone || zone, locale),
+  };
+  const rowZones = [...new Set(rows.map((r) => r.timezone).filter(Boolean))];
+  const zonesShown = rowZones.length ? rowZones : zone ? [zone] : [];
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await downloadLogCsv(path, params, Math.max(rows.length, view.limit), csvFileName(kind.key, scope));
+    } catch (error) {
+      const message =
+        isApiError(error) && error.status === 403 ? t('LOG_NOT_ALLOWED') : t('LOG_EXPORT_FAILED');
+      toast.error(message, t('LOG_EXPORT_CSV'));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <Stack gap="md" data-testid={`log-${kind.key}`}>
+      <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
+        <Stack gap={4}>
+          <Anchor component={Link} to={dashboardPath(scope, site?.company_id)} size="sm">
+            <Group gap={4} component="span">
+              <IconArrowLeft size={14} />
+              {t('LOG_BACK_TO_DASHBOARD')}
+            </Group>
+          </Anchor>
+          <Title order={1} fz="h2">
+            {title}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {scopeLabel}
+          </Text>
+          {zonesShown.length > 0 && (
+            <Text size="xs" c="dimmed" data-testid="log-zone">
+              {t('LOG_TIMES_IN', { zones: zonesShown.join(', ') })}
+            </Text>
+          )}
+        </Stack>
+        <Button
+          leftSection={<IconDownload size={16} />}
+          variant="light"
+          loading={exporting}
+          disabled={rows.length === 0}
+          onClick={exportCsv}
+        >
+          {t('LOG_EXPORT_CSV')}
+        </Button>
+      </Group>
+
+      {!blocked && (
+        <Card withBorder padding="md" radius="md">
+          <LogFilters view={view} filters={kind.filters} zone={zone} onChange={onViewChange} />
+        </Card>
+      )}
+
+      <Card withBorder padding={0} radius="md">
+        {pages.isPending ? (
+          <Center py="xl" role="status" aria-label={t('LOG_LOADING')}>
+            <Loader size="sm" />
+          </Center>
+        ) : pages.isError && rows.length === 0 ? (
+          <Box p="md">
+            <ErrorState error={pages.error} onRetry={() => void pages.refetch()} />
+          </Box>
+        ) : rows.length === 0 ? (
+          <Center py="xl" px="md">
+            <Text c="dimmed" ta="center">
+              {hasFilters(view) ? t('LOG_EMPTY_FILTERED') : t('LOG_EMPTY')}
+            </Text>
+          </Center>
+        ) : (
+          <Table.ScrollContainer minWidth={360}>
+            <Table striped highlightOnHover verticalSpacing="xs" fz="sm" aria-label={title}>
+              <Table.Thead>
+                <Table.Tr>
+                  {kind.columns.map((c) => (
+                    <Table.Th key={c.key} visibleFrom={c.wide ? 'sm' : undefined}>
+                      {t(c.label)}
+                    </Table.Th>
+                  ))}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((row) => (
+                  <Table.Tr key={row.id} data-row-id={row.id}>
+                    {kind.columns.map((c) => (
+                      <Table.Td
+                        key={c.key}
+                        visibleFrom={c.wide ? 'sm' : undefined}
+                        style={c.nowrap ? { whiteSpace: 'nowrap' } : undefined}
+                      >
+                        {c.render(row, ctx)}
+                      </Table.Td>
+                    ))}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Card>
+
+      {rows.length > 0 && (
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {pages.hasNextPage
+              ? t('LOG_SHOWING', { count: rows.length })
+              : t('LOG_SHOWING_ALL', { count: rows.length })}
+          </Text>
+          {pages.hasNextPage && (
+            <Button
+              variant="default"
+              onClick={() => void pages.fetchNextPage()}
+              loading={pages.isFetchingNextPage}
+            >
+              {t('LOG_LOAD_MORE')}
+            </Button>
+          )}
+        </Group>
+      )}
+      {pages.isFetchNextPageError && (
+        <ErrorState error={pages.error} onRetry={() => void pages.fetchNextPage()} />
+      )}
+    </Stack>
+  );
+}

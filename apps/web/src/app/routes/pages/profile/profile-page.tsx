@@ -1,0 +1,329 @@
+import { AUTH_TEXTS } from '@forecourt/contract/auth';
+import {
+  AvatarSchema,
+  type ChangePassword,
+  ChangePasswordSchema,
+  type CurrentUser,
+  PROFILE_TEXTS,
+  userKind,
+} from '@forecourt/contract/users';
+import { emailField, fullNameField } from '@forecourt/contract/validation';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  Anchor,
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  FileButton,
+  Group,
+  Input,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconArrowLeft, IconPhoto, IconTrash } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { FormAlerts } from '../../../../components/form-alerts.tsx';
+import { paths } from '../../../../config/paths.ts';
+import { translateMessage } from '../../../../i18n/messages.ts';
+import { avatarSrc, changePassword, updateProfile } from '../../../../lib/api/users.ts';
+import { isApiError } from '../../../../lib/api-client.ts';
+import { setToken, setUser, useSession } from '../../../../lib/auth/session.ts';
+
+/** The profile form: the contract's field rules, with the email required as on registration. */
+export const ProfileFormSchema = z.object({
+  name: fullNameField,
+  email: emailField,
+  avatar: AvatarSchema,
+});
+type ProfileForm = z.input<typeof ProfileFormSchema>;
+
+interface Outcome {
+  errors: string[];
+  messages: string[];
+}
+const none: Outcome = { errors: [], messages: [] };
+
+function failure(error: unknown): Outcome {
+  if (isApiError(error)) {
+    if (error.errors.length) return { errors: error.errors, messages: [] };
+    return {
+      errors: [error.kind === 'network' ? AUTH_TEXTS.networkFailed : AUTH_TEXTS.genericFailed],
+      messages: [],
+    };
+  }
+  return { errors: [AUTH_TEXTS.networkFailed], messages: [] };
+}
+
+function readAsDataUrl(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+function ProfileCard({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
+  const kind = userKind(user);
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Group gap="lg" wrap="nowrap" align="center">
+        <Avatar
+          src={avatarSrc(user.avatar ?? user.picture)}
+          name={user.name || user.username}
+          alt={t('PROFILE_AVATAR_ALT', { name: user.name || user.username })}
+          size={88}
+          radius={88}
+          color="initials"
+        />
+        <Stack gap={2} miw={0}>
+          <Text fw={700} fz="lg" data-testid="profile-name" truncate>
+            {user.name || user.username}
+          </Text>
+          <Text size="sm" c="dimmed" data-testid="profile-email" truncate>
+            {user.email}
+          </Text>
+          <Group gap="xs" mt={4}>
+            <Text size="xs" c="dimmed">
+              {t('USERNAME')}: {user.username}
+            </Text>
+            {kind !== 'none' && (
+              <Badge size="sm" variant="light">
+                {t(`PROFILE_KIND_${kind.toUpperCase()}`)}
+              </Badge>
+            )}
+          </Group>
+        </Stack>
+      </Group>
+    </Card>
+  );
+}
+
+function ProfileEditForm({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
+  const [outcome, setOutcome] = useState<Outcome>(none);
+  const form = useForm<ProfileForm, unknown, z.output<typeof ProfileFormSchema>>({
+    resolver: zodResolver(ProfileFormSchema),
+    mode: 'onTouched',
+    defaultValues: { name: user.name, email: user.email, avatar: user.avatar ?? '' },
+  });
+  const { register, handleSubmit, formState, setValue, watch, reset } = form;
+  const avatar = watch('avatar');
+  const error = (name: keyof ProfileForm) =>
+    translateMessage(t, formState.errors[name]?.message) || undefined;
+
+  const onSubmit = handleSubmit(async (values) => {
+    setOutcome(none);
+    try {
+      const body: Record<string, unknown> = { name: values.name, email: values.email };
+      if (formState.dirtyFields.avatar) body.avatar = values.avatar || null;
+      const updated = await updateProfile(body);
+      setUser(updated);
+      reset({ name: updated.name, email: updated.email, avatar: updated.avatar ?? '' });
+      setOutcome({ errors: [], messages: [PROFILE_TEXTS.updated] });
+    } catch (err) {
+      setOutcome(failure(err));
+    }
+  });
+
+  const pickAvatar = async (file: File | null) => {
+    if (!file) return;
+    setValue('avatar', await readAsDataUrl(file), {
+      shouldDirty: true,
+      shouldValidate: true,
+      shouldTouch: true,
+    });
+  };
+
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <form onSubmit={onSubmit} noValidate aria-label={t('PROFILE_EDIT')}>
+        <Stack gap="md">
+          <Title order={2} fz="h4">
+            {t('PROFILE_EDIT')}
+          </Title>
+          <FormAlerts
+            errors={outcome.errors}
+            messages={outcome.messages.map((m) => (m === PROFILE_TEXTS.updated ? t('PROFILE_UPDATED') : m))}
+            submitting={formState.isSubmitting}
+          />
+          <TextInput label={t('FULL_NAME')} autoComplete="name" {...register('name')} error={error('name')} />
+          <TextInput
+            label={t('EMAIL_ADDRESS')}
+            type="email"
+            autoComplete="email"
+            {...register('email')}
+            error={error('email')}
+          />
+          <Input.Wrapper
+            label={t('PROFILE_AVATAR')}
+            error={formState.errors.avatar?.message}
+            errorProps={{ role: 'alert' }}
+          >
+            <Group gap="sm" mt={4}>
+              <Avatar src={avatarSrc(avatar)} name={user.name || user.username} color="initials" size="lg" />
+              <FileButton onChange={pickAvatar} accept="image/png,image/jpeg,image/gif,image/webp">
+                {(props) => (
+                  <Button {...props} variant="default" size="xs" leftSection={<IconPhoto size={14} />}>
+                    {t('PROFILE_CHOOSE_AVATAR')}
+                  </Button>
+                )}
+              </FileButton>
+              {avatar && (
+                <Button
+                  variant="subtle"
+                  color="red"
+                  size="xs"
+                  leftSection={<IconTrash size={14} />}
+                  onClick={() => setValue('avatar', '', { shouldDirty: true, shouldValidate: true })}
+                >
+                  {t('PROFILE_REMOVE_AVATAR')}
+                </Button>
+              )}
+            </Group>
+          </Input.Wrapper>
+          <Group justify="flex-end">
+            <Button
+              type="submit"
+              loading={formState.isSubmitting}
+              disabled={formState.isSubmitting || !formState.isValid}
+            >
+              {t('PROFILE_SAVE')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+type PasswordForm = z.input<typeof ChangePasswordSchema>;
+
+function PasswordChangeForm({ username }: { username: string }) {
+  const { t } = useTranslation();
+  const [outcome, setOutcome] = useState<Outcome>(none);
+  const form = useForm<PasswordForm, unknown, ChangePassword>({
+    resolver: zodResolver(ChangePasswordSchema),
+    mode: 'onTouched',
+    defaultValues: { old_password: '', password: '', confirmPassword: '' },
+  });
+  const { register, handleSubmit, formState, reset } = form;
+  const error = (name: keyof PasswordForm) =>
+    translateMessage(t, formState.errors[name]?.message) || undefined;
+  const onSubmit = handleSubmit(async (values: ChangePassword) => {
+    setOutcome(none);
+    try {
+      const result = await changePassword({
+        ...values,
+        old_password: values.old_password ? values.old_password : undefined,
+      });
+      if (result.token) setToken(result.token);
+      reset();
+      setOutcome({
+        errors: [],
+        messages: result.data.messages.length ? result.data.messages : [AUTH_TEXTS.passwordChanged],
+      });
+    } catch (err) {
+      setOutcome(failure(err));
+    }
+  });
+
+  const toggle = { 'aria-label': t('SHOW_PASSWORD') };
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <form onSubmit={onSubmit} noValidate aria-label={t('CHANGE_PASSWORD')}>
+        <Stack gap="md">
+          <Title order={2} fz="h4">
+            {t('CHANGE_PASSWORD')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('RESET_PASSWORD_TEXT')}
+          </Text>
+          <FormAlerts
+            errors={outcome.errors}
+            messages={outcome.messages}
+            submitting={formState.isSubmitting}
+          />
+          {/* Lets password managers file the new password under the right account. */}
+          <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
+          <PasswordInput
+            label={t('PROFILE_CURRENT_PASSWORD')}
+            autoComplete="current-password"
+            visibilityToggleButtonProps={toggle}
+            {...register('old_password')}
+            error={error('old_password')}
+          />
+          <PasswordInput
+            label={t('NEW_PASSWORD')}
+            autoComplete="new-password"
+            visibilityToggleButtonProps={toggle}
+            {...register('password', {
+              deps: formState.touchedFields.confirmPassword ? ['confirmPassword'] : [],
+            })}
+            error={error('password')}
+          />
+          <PasswordInput
+            label={t('CONFIRM_NEW_PASSWORD')}
+            autoComplete="new-password"
+            visibilityToggleButtonProps={toggle}
+            {...register('confirmPassword')}
+            error={error('confirmPassword')}
+          />
+          <Group justify="flex-end">
+            <Button
+              type="submit"
+              loading={formState.isSubmitting}
+              disabled={formState.isSubmitting || !formState.isValid}
+            >
+              {t('CHANGE_PASSWORD')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+/** `#/profile`: who is signed in, the profile form and the password change. */
+export default function ProfilePage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  useEffect(() => {
+    const previous = document.title;
+    document.title = `${t('PROFILE_TITLE')} · ${t('APP_NAME')}`;
+    return () => {
+      document.title = previous;
+    };
+  }, [t]);
+  if (!user) return null;
+  return (
+    <Stack gap="md" maw={960}>
+      <Stack gap={4}>
+        <Anchor component={Link} to={paths.agentDashboard} size="sm">
+          <Group gap={4} component="span">
+            <IconArrowLeft size={14} />
+            {t('LOG_BACK_TO_DASHBOARD')}
+          </Group>
+        </Anchor>
+        <Title order={1} fz="h2">
+          {t('PROFILE_TITLE')}
+        </Title>
+      </Stack>
+      <ProfileCard user={user} />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <ProfileEditForm key={user.id} user={user} />
+        <PasswordChangeForm username={user.username} />
+      </SimpleGrid>
+    </Stack>
+  );
+}

@@ -1,0 +1,23 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { PageLoader } from '../../components/page-loader.tsx';
+import { hasSession, useSession } from '../../lib/auth/session.ts';
+
+const PagesFrame = lazy(() => import('../frame/pages-frame.tsx'));
+
+/**
+ * The route guard: the pages area needs an authenticated session and a non-empty stored user;
+ * otherwise the visitor goes to auth/login. The frame (and each page) is fetched only once inside.
+ */
+export function RequireSession() {
+  const session = useSession();
+  const location = useLocation();
+  if (!hasSession(session)) {
+    return <Navigate to="/auth/login" replace state={{ from: location.pathname }} />;
+  }
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <PagesFrame />
+    </Suspense>
+  );
+}

@@ -1,0 +1,33 @@
+import i18next, { type i18n as I18n } from 'i18next';
+import HttpBackend from 'i18next-http-backend';
+import { initReactI18next } from 'react-i18next';
+import { storage } from '../lib/storage.ts';
+import { FALLBACK_LANGUAGE, LANGUAGE_KEY, LANGUAGES } from './languages.ts';
+
+export function initialLanguage(): string {
+  const saved = storage.get(LANGUAGE_KEY);
+  return LANGUAGES.some((l) => l.code === saved) ? (saved as string) : FALLBACK_LANGUAGE;
+}
+
+/** i18next fetching `/assets/i18n/{lang}.json` (merged from the fragments by vite/i18n-plugin.ts). */
+export function createI18n(): I18n {
+  const instance = i18next.createInstance();
+  void instance
+    .use(HttpBackend)
+    .use(initReactI18next)
+    .init({
+      lng: initialLanguage(),
+      fallbackLng: FALLBACK_LANGUAGE,
+      supportedLngs: LANGUAGES.map((l) => l.code),
+      load: 'languageOnly',
+      backend: { loadPath: `${import.meta.env.BASE_URL}assets/i18n/{{lng}}.json?v=${__I18N_VERSION__}` },
+      interpolation: { escapeValue: false },
+      returnEmptyString: false,
+      react: { useSuspense: true },
+    });
+  instance.on('languageChanged', (lng) => {
+    storage.set(LANGUAGE_KEY, lng);
+    if (typeof document !== 'undefined') document.documentElement.lang = lng;
+  });
+  return instance;
+}

@@ -1,0 +1,173 @@
+import type { ZodType } from 'zod';
+import { env } from '../config/env.ts';
+import { clearSession, sessionStore } from './auth/session.ts';
+
+export type ApiErrorKind = 'http' | 'network' | 'parse';
+
+/** The one error shape every failed call turns into. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly kind: ApiErrorKind;
+  /** Messages from the body (`data.errors`, `non_field_errors`, `error_text`), possibly empty. */
+  readonly errors: string[];
+  readonly body: unknown;
+
+  constructor(init: {
+    status: number;
+    kind: ApiErrorKind;
+    errors: string[];
+    body?: unknown;
+    message?: string;
+  }) {
+    super(
+      init.message ??
+        init.errors[0] ??
+        `Request failed (${init.kind}${init.status ? ` ${init.status}` : ''})`,
+    );
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.kind = init.kind;
+    this.errors = init.errors;
+    this.body = init.body;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+export interface RequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** JSON body. */
+  body?: unknown;
+  /** Query parameters; undefined, null and '' are left out, arrays repeat the key. */
+  query?: Record<string, QueryValue | QueryValue[]>;
+  /** Parse the response with this contract schema. */
+  schema?: ZodType<T>;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /**
+   * Whether a 401 ends the session (token cleared, sent to the login page).
+   * Auth calls turn this off: a wrong password is an answer, not an expired session. @default true
+   */
+  handleUnauthorized?: boolean;
+}
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler = () => {
+  if (typeof window !== 'undefined') window.location.hash = '#/auth/login';
+};
+
+/** The router registers how to leave for the login page; every 401 ends here. */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler) {
+  onUnauthorized = handler;
+}
+
+export function apiUrl(path: string, query?: RequestOptions<unknown>['query']): string {
+  const base = /^https?:\/\//.test(path) ? path : `${env.apiBase}${path.startsWith('/') ? path : `/${path}`}`;
+  if (!query) return base;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) if (v !== undefined && v !== null && v !== '') params.append(key, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${base}${base.includes('?') ? '&' : '?'}${qs}` : base;
+}
+
+/** Header carrying the token: `Authorization: JWT <token>`, or the raw token in the configured header. */
+export function authHeaders(token: string): Record<string, string> {
+  if (!token) return {};
+  return env.authHeaderMode === 'raw' ? { [env.authHeader]: token } : { [env.authHeader]: `JWT ${token}` };
+}
+
+export function errorsFromBody(body: unknown): string[] {
+  if (!body || typeof body !== 'object') return [];
+  const b = body as Record<string, unknown>;
+  const data = b.data as Record<string, unknown> | undefined;
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const fromData = list(data?.errors);
+  if (fromData.length) return fromData;
+  const nonField = list(b.non_field_errors);
+  if (nonField.length) return nonField;
+  if (typeof b.error_text === 'string' && b.error_text) return [b.error_text];
+  return [];
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return null;
+  const text = await response.text();
+  if (!text) return null;
+  const type = response.headers.get('content-type') ?? '';
+  if (type.includes('json') || /^[[{]/.test(text.trim())) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const { method = 'GET', body, query, schema, signal, headers, handleUnauthorized = true } = options;
+  const token = sessionStore.get().token;
+  const init: RequestInit = {
+    method,
+    signal,
+    headers: {
+      Accept: 'application/json',
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...authHeaders(token),
+      ...headers,
+    },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  };
+
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path, query), init);
+  } catch (error) {
+    if ((error as Error)?.name === 'AbortError') throw error;
+    throw new ApiError({ status: 0, kind: 'network', errors: [], message: (error as Error)?.message });
+  }
+
+  const payload = await readBody(response);
+  if (!response.ok) {
+    if (response.status === 401 && handleUnauthorized && token) {
+      clearSession();
+      onUnauthorized();
+    }
+    throw new ApiError({
+      status: response.status,
+      kind: 'http',
+      errors: errorsFromBody(payload),
+      body: payload,
+    });
+  }
+  if (!schema) return payload as T;
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    throw new ApiError({
+      status: response.status,
+      kind: 'parse',
+      errors: [],
+      body: payload,
+      message: `Unexpected response from ${path}: ${parsed.error.issues[0]?.message ?? 'invalid shape'}`,
+    });
+  }
+  return parsed.data;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions<T>, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions<T>, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'POST', body: body ?? {} }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions<T>, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PUT', body: body ?? {} }),
+  delete: <T>(path: string, options?: Omit<RequestOptions<T>, 'method'>) =>
+    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+};

@@ -1,0 +1,16 @@
+/** What every auth call answers (section 3 "Auth result"). */
+export interface AuthResult {
+  success: boolean;
+  /** The raw response body, or the error. */
+  response: unknown;
+  /** Where to go next ('' for nowhere). */
+  redirect: string;
+  errors: string[];
+  messages: string[];
+  /** The token issued, or ''. */
+  token: string;
+}
+
+export function authResult(init: Partial<AuthResult> & Pick<AuthResult, 'success'>): AuthResult {
+  return { response: null, redirect: '', errors: [], messages: [], token: '', ...init };
+}

@@ -1,0 +1,104 @@
+import { AUTH_TEXTS, type LoginForm, SIGNATURE_EXPIRED } from '@forecourt/contract/auth';
+import { type CurrentUser, CurrentUserSchema } from '@forecourt/contract/users';
+import { env } from '../../config/env.ts';
+import { api, isApiError } from '../api-client.ts';
+import { createStore } from '../create-store.ts';
+import type { AuthResult } from './auth-result.ts';
+import './builtin-providers.ts';
+import { type AuthProvider, getAuthProvider } from './providers.ts';
+import { clearSession, sessionStore, setToken, setTokenKind, setUser } from './session.ts';
+
+let provider: AuthProvider | null = null;
+
+/** The provider named by configuration (VITE_AUTH_PROVIDER, default `email`). */
+export function authProvider(): AuthProvider {
+  if (!provider) {
+    provider = getAuthProvider(env.authProvider);
+    setTokenKind(provider.tokenKind);
+  }
+  return provider;
+}
+
+/** Errors and messages to show on the next auth screen, e.g. after the guard bounced a failed sign-in back. */
+export interface AuthFlash {
+  errors: string[];
+  messages: string[];
+  username?: string;
+}
+export const authFlashStore = createStore<AuthFlash | null>(null);
+
+export function takeAuthFlash(): AuthFlash | null {
+  const flash = authFlashStore.get();
+  authFlashStore.set(null);
+  return flash;
+}
+
+export const currentUserQueryKey = ['user', 'current'] as const;
+
+export function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUser> {
+  return api.get('/api/user/', { schema: CurrentUserSchema, signal, handleUnauthorized: false });
+}
+
+/** Store a token when the result carries one, then load and store the current user. */
+export async function adoptResult(result: AuthResult): Promise<AuthResult> {
+  if (result.token) setToken(result.token);
+  if (!sessionStore.get().token) return result;
+  try {
+    setUser(await fetchCurrentUser());
+    return result;
+  } catch {
+    setUser(null);
+    const errors = result.errors.length ? result.errors : [AUTH_TEXTS.networkFailed];
+    return { ...result, success: false, errors };
+  }
+}
+
+/**
+ * The login transition of the description: after the call returns, whatever its result, the current
+ * user is loaded and stored and the caller goes on to agent/dashboard. A failed sign-in leaves no
+ * token, so the route guard sends the visitor back to login, where the flash shows what went wrong.
+ */
+export async function signIn(values: LoginForm): Promise<AuthResult> {
+  const result = await adoptResult(await authProvider().authenticate(values));
+  authFlashStore.set({
+    errors: result.success ? [] : result.errors,
+    messages: result.success ? result.messages : [],
+    username: values.username,
+  });
+  return result;
+}
+
+/** Logout: call the server, then forget the session whatever it answered. */
+export async function signOut(): Promise<AuthResult> {
+  const result = sessionStore.get().token
+    ? await authProvider().logout()
+    : {
+        success: true,
+        response: null,
+        redirect: '/auth/login',
+        errors: [],
+        messages: [AUTH_TEXTS.loggedOut],
+        token: '',
+      };
+  clearSession();
+  authFlashStore.set({ errors: [], messages: result.success ? result.messages : [] });
+  return result;
+}
+
+export type VerifyOutcome = 'valid' | 'expired' | 'ignored';
+
+/**
+ * Ask the server whether the token still holds. Only a failure whose first `non_field_errors` entry
+ * is 'Signature has expired.' matters (the caller then logs out); any other failure is ignored.
+ */
+export async function verifyToken(token = sessionStore.get().token): Promise<VerifyOutcome> {
+  if (!token) return 'ignored';
+  try {
+    await api.post('/api-token-verify/', { token }, { handleUnauthorized: false });
+    return 'valid';
+  } catch (error) {
+    if (!isApiError(error)) return 'ignored';
+    const nonField = (error.body as { non_field_errors?: unknown } | null)?.non_field_errors;
+    return Array.isArray(nonField) && nonField[0] === SIGNATURE_EXPIRED ? 'expired' : 'ignored';
+  }
+}

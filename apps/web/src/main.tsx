@@ -1,0 +1,22 @@
+import './theme/core-styles.ts';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/app.tsx';
+import { createI18n } from './i18n/i18n.ts';
+import { authProvider } from './lib/auth/auth-service.ts';
+import { convertPlainPath } from './lib/plain-path.ts';
+
+// Fail fast on a misconfigured provider name (TypeError: ... is not registered).
+authProvider();
+
+// `/site/3/pump/status/log` typed into the address bar opens `#/site/3/pump/status/log`.
+convertPlainPath();
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root is missing from index.html');
+
+createRoot(root).render(
+  <StrictMode>
+    <App i18n={createI18n()} />
+  </StrictMode>,
+);

@@ -1,0 +1,33 @@
+import type { Alert } from '@forecourt/contract/fleet';
+import type { CurrentUser } from '@forecourt/contract/users';
+
+export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
+  return {
+    id: 1,
+    username: 'agent',
+    name: 'Alex Agent',
+    email: 'agent@example.com',
+    avatar: null,
+    picture: null,
+    agent: 7,
+    companies: [{ id: 11, name: 'Northern Fuels' }],
+    sites: [{ id: 101, title: 'Leeds Road', number: '0101' }],
+    ...overrides,
+  };
+}
+
+export function makeAlert(overrides: Partial<Alert> = {}): Alert {
+  const at = new Date('2024-05-01T10:00:00Z').toISOString();
+  return {
+    id: 1,
+    text: 'Terminal offline: 0101-2 stopped answering',
+    started_at: at,
+    event_type: 3,
+    created_at: at,
+    number: '0101-2',
+    issue: 'Terminal offline',
+    customer_name: 'Northern Fuels',
+    site_name: 'Leeds Road',
+    ...overrides,
+  };
+}

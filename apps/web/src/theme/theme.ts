@@ -1,0 +1,104 @@
+import { TOAST_TIMEOUT_MS } from '@forecourt/contract/rules';
+import {
+  type CSSVariablesResolver,
+  createTheme,
+  localStorageColorSchemeManager,
+  type MantineColorsTuple,
+  virtualColor,
+} from '@mantine/core';
+
+/** The two themes of the description: Mantine's light scheme is `default`, its dark scheme is `cosmic`. */
+export type ThemeName = 'default' | 'cosmic';
+export const COLOR_SCHEME_KEY = 'fc-color-scheme';
+
+export function themeOf(scheme: 'light' | 'dark'): ThemeName {
+  return scheme === 'dark' ? 'cosmic' : 'default';
+}
+export function schemeOf(theme: ThemeName): 'light' | 'dark' {
+  return theme === 'cosmic' ? 'dark' : 'light';
+}
+
+const ocean: MantineColorsTuple = [
+  '#e6edff',
+  '#ccdaff',
+  '#99b5ff',
+  '#6690ff',
+  '#4d7dff',
+  '#3366ff',
+  '#2952cc',
+  '#1f3d99',
+  '#142966',
+  '#0a1433',
+];
+
+const nebula: MantineColorsTuple = [
+  '#f3ecff',
+  '#e3d4ff',
+  '#c6a8ff',
+  '#a16eff',
+  '#8f55f5',
+  '#7f3ff0',
+  '#6a2fd6',
+  '#5524ab',
+  '#3f1a80',
+  '#2a1155',
+];
+
+/** Cosmic surfaces: deep indigo rather than Mantine's neutral greys. */
+const cosmic: MantineColorsTuple = [
+  '#e8e8ff',
+  '#c4c4e6',
+  '#a4a4cf',
+  '#8383b5',
+  '#4d4d86',
+  '#3c3c6e',
+  '#323259',
+  '#252547',
+  '#1b1b38',
+  '#13132b',
+];
+
+export const theme = createTheme({
+  primaryColor: 'brand',
+  primaryShade: { light: 5, dark: 3 },
+  colors: {
+    ocean,
+    nebula,
+    dark: cosmic,
+    brand: virtualColor({ name: 'brand', light: 'ocean', dark: 'nebula' }),
+  },
+  fontFamily:
+    'Inter, "Open Sans", system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+  headings: { fontWeight: '700' },
+  defaultRadius: 'md',
+  cursorType: 'pointer',
+  components: {
+    Notification: { defaultProps: { withCloseButton: true } },
+    Card: { defaultProps: { withBorder: true, radius: 'md', shadow: 'xs' } },
+    Paper: { defaultProps: { radius: 'md' } },
+  },
+  other: { toastTimeoutMs: TOAST_TIMEOUT_MS },
+});
+
+/** Page background behind the cards; the cards keep Mantine's body colour. */
+export const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--fc-app-bg': '#edf1f7', '--fc-header-bg': '#ffffff', '--fc-muted': '#8f9bb3' },
+  dark: {
+    '--fc-app-bg': '#1b1b38',
+    '--fc-header-bg': '#252547',
+    '--fc-muted': '#a4a4cf',
+    // Mantine's dark "light" variant is a faint tint of shade 9: near-black on cosmic's indigo. Lift it.
+    '--mantine-color-brand-light': 'rgba(161, 110, 255, 0.2)',
+    '--mantine-color-brand-light-hover': 'rgba(161, 110, 255, 0.28)',
+    '--mantine-color-brand-light-color': '#d4bcff',
+    '--mantine-color-nebula-light': 'rgba(161, 110, 255, 0.2)',
+    '--mantine-color-nebula-light-hover': 'rgba(161, 110, 255, 0.28)',
+    '--mantine-color-nebula-light-color': '#d4bcff',
+    '--mantine-color-gray-light': 'rgba(196, 196, 230, 0.12)',
+    '--mantine-color-gray-light-hover': 'rgba(196, 196, 230, 0.2)',
+    '--mantine-color-gray-light-color': '#e8e8ff',
+  },
+});
+
+export const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_KEY });

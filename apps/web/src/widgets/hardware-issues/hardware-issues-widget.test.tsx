@@ -1,0 +1,49 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeAlert, makeUser } from '../../testing/factories.ts';
+import { json, mockFetch } from '../../testing/fetch-mock.ts';
+import { renderWithProviders } from '../../testing/render.tsx';
+import { HardwareIssuesWidget } from './components/hardware-issues-widget.tsx';
+
+describe('Hardware issues widget', () => {
+  it('asks for event types 1, 2, 12, 13, 14, 15 and shows date, terminal number and issue', async () => {
+    const fetch = mockFetch({
+      'GET /api/alerts/site/101/': json([
+        makeAlert({ number: '10010002', issue: 'Printer jam', site_id: 101, company_id: 11 }),
+      ]),
+    });
+    renderWithProviders(<HardwareIssuesWidget companyId={11} siteId={101} />, { user: makeUser() });
+    const table = await screen.findByRole('table', { name: 'Hardware issues' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Date', 'Terminal number', 'Issue']);
+    expect(within(table).getByText('Printer jam')).toBeInTheDocument();
+    expect(fetch.calls[0].url.searchParams.getAll('event_type')).toEqual(['1', '2', '12', '13', '14', '15']);
+    expect(screen.getByRole('link', { name: 'Hardware log' })).toHaveAttribute(
+      'href',
+      '/company/11/site/101/terminal/hardware/log/',
+    );
+  });
+
+  it('agents also see customer_name and site_name', async () => {
+    mockFetch({
+      'GET /api/alerts/agent/7/': json([
+        makeAlert({ customer_name: 'Northern Fuels', site_name: 'Leeds Road' }),
+      ]),
+    });
+    renderWithProviders(<HardwareIssuesWidget agentId={7} isAgent size2X />, { user: makeUser() });
+    const table = await screen.findByRole('table', { name: 'Hardware issues' });
+    expect(within(table).getByRole('columnheader', { name: 'Customer name' })).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'Site name' })).toBeInTheDocument();
+    expect(within(table).getByText('Northern Fuels')).toBeInTheDocument();
+    expect(screen.getByTestId('hardware-issues').getAttribute('style')).toContain('28.125rem');
+  });
+
+  it('shows NO_HARDWARE_ISSUES when there are none', async () => {
+    mockFetch({ 'GET /api/alerts/company/11/': json([]) });
+    renderWithProviders(<HardwareIssuesWidget companyId={11} />, { user: makeUser() });
+    expect(await screen.findByText('No hardware issues')).toBeInTheDocument();
+  });
+});

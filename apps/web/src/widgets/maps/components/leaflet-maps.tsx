@@ -1,0 +1,329 @@
+import 'leaflet/dist/leaflet.css';
+import './map.css';
+import type { MapSite, SiteMapTerminal } from '@forecourt/contract/fleet';
+import L from 'leaflet';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  AERIAL_MAP_ZOOM,
+  aerialMapView,
+  aerialMarkers,
+  buildTerminalIndex,
+  type CompanyMarker,
+  clusterSize,
+  companyMapView,
+  type MarkerColor,
+  markersInView,
+  type TerminalIndex,
+} from '../map-rules.ts';
+
+/** Without a tile loaded by then, the tile server is taken as unreachable. */
+const TILE_TIMEOUT_MS = 8_000;
+
+function attributionOf(url: string): string {
+  if (url.includes('openstreetmap')) return '&copy; OpenStreetMap contributors';
+  if (url.includes('arcgisonline')) return 'Imagery &copy; Esri';
+  return '';
+}
+
+/**
+ * A Leaflet map in a div, created once. Tiles that fail (or never arrive) are reported, so the widget
+ * can say so while the markers keep showing on the plain background.
+ */
+function useLeafletMap(tileUrl: string | null, options: L.MapOptions) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [map, setMap] = useState<L.Map | null>(null);
+  const [tilesFailed, setTilesFailed] = useState(false);
+  /** Sets the widget's view; re-run when the box is resized until the operator moves the map. */
+  const applyView = useRef<(() => void) | null>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the map is created once per mount
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const created = L.map(container, { zoomControl: true, attributionControl: true, ...options });
+    created.attributionControl.setPrefix(false);
+    // The current zoom, readable from outside (tests, benchmarks).
+    created.on('moveend', () => {
+      container.parentElement?.setAttribute('data-zoom', String(created.getZoom()));
+    });
+    setMap(created);
+    let touched = false;
+    const touch = () => {
+      touched = true;
+    };
+    for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const) {
+      container.addEventListener(type, touch, { passive: true });
+    }
+    const resize = new ResizeObserver(() => {
+      created.invalidateSize({ pan: false });
+      if (!touched) applyView.current?.();
+    });
+    resize.observe(container);
+    return () => {
+      resize.disconnect();
+      for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart'] as const) {
+        container.removeEventListener(type, touch);
+      }
+      created.remove();
+      setMap(null);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!map) return;
+    if (!tileUrl) {
+      setTilesFailed(true);
+      return;
+    }
+    setTilesFailed(false);
+    let loaded = false;
+    const layer = L.tileLayer(tileUrl, {
+      maxZoom: 20,
+      maxNativeZoom: 19,
+      attribution: attributionOf(tileUrl),
+      crossOrigin: true,
+    });
+    layer.on('tileload', () => {
+      loaded = true;
+      setTilesFailed(false);
+    });
+    layer.on('tileerror', () => {
+      if (!loaded) setTilesFailed(true);
+    });
+    layer.addTo(map);
+    const timer = window.setTimeout(() => {
+      if (!loaded) setTilesFailed(true);
+    }, TILE_TIMEOUT_MS);
+    return () => {
+      window.clearTimeout(timer);
+      layer.remove();
+    };
+  }, [map, tileUrl]);
+
+  return { containerRef, map, tilesFailed, applyView };
+}
+
+function markerIcon(color: MarkerColor, size: number, extraClass = '', html = '') {
+  return L.divIcon({
+    className: `fc-marker ${extraClass} fc-marker-${color}`.trim(),
+    html,
+    iconSize: [size, size],
+    iconAnchor: [size / 2, size / 2],
+  });
+}
+
+function label(marker: L.Marker, text: string) {
+  const el = marker.getElement();
+  if (el) {
+    el.setAttribute('aria-label', text);
+    el.setAttribute('title', text);
+  }
+}
+
+interface MapFrameProps {
+  containerRef: React.RefObject<HTMLDivElement | null>;
+  tilesFailed: boolean;
+  ariaLabel: string;
+  testId: string;
+  markerCount: number;
+}
+
+function MapFrame({ containerRef, tilesFailed, ariaLabel, testId, markerCount }: MapFrameProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="fc-map" data-testid={testId} data-markers={markerCount}>
+      <div ref={containerRef} data-label={ariaLabel} style={{ height: '100%' }} />
+      {tilesFailed && (
+        <div className="fc-map-note" role="status" data-testid="map-tiles-unavailable">
+          {t('MAP_TILES_UNAVAILABLE')}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export interface AerialMapCanvasProps {
+  terminals: SiteMapTerminal[];
+  tileUrl: string | null;
+}
+
+/** Satellite view of a site's terminals at zoom 18; markers green on, red off, yellow otherwise. */
+export function AerialMapCanvas({ terminals, tileUrl }: AerialMapCanvasProps) {
+  const { t } = useTranslation();
+  const { containerRef, map, tilesFailed, applyView } = useLeafletMap(tileUrl, { maxZoom: 20 });
+  const markers = useMemo(() => aerialMarkers(terminals), [terminals]);
+  const placeKey = markers.map((m) => `${m.id}@${m.lat},${m.lng}`).join('|');
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-centre only when the set of places changes, not on every poll
+  useEffect(() => {
+    if (!map) return;
+    const view = aerialMapView(terminals);
+    applyView.current = () => map.setView(view.center, AERIAL_MAP_ZOOM, { animate: false });
+    applyView.current();
+  }, [map, placeKey]);
+
+  useEffect(() => {
+    if (!map) return;
+    const layer = L.layerGroup().addTo(map);
+    for (const m of markers) {
+      const text = t('MAP_TERMINAL_LABEL', {
+        terminal: m.terminalId,
+        state: t(`MAP_STATE_${m.color.toUpperCase()}`),
+      });
+      const marker = L.marker([m.lat, m.lng], { icon: markerIcon(m.color, 18, 'fc-pin'), keyboard: true });
+      marker.bindTooltip(text);
+      marker.addTo(layer);
+      label(marker, text);
+    }
+    return () => {
+      layer.remove();
+    };
+  }, [map, markers, t]);
+
+  return (
+    <MapFrame
+      containerRef={containerRef}
+      tilesFailed={tilesFailed}
+      ariaLabel={t('AERIAL_MAP')}
+      testId="aerial-map-canvas"
+      markerCount={markers.length}
+    />
+  );
+}
+
+export interface CompanyMapCanvasProps {
+  sites: MapSite[];
+  tileUrl: string | null;
+}
+
+interface DrawnMarker {
+  marker: L.Marker;
+  signature: string;
+}
+
+/**
+ * Road map of every terminal of a company or agent. Terminals are clustered (supercluster) so 10,000
+ * of them stay smooth: only what is in view is drawn, and a cluster takes its worst terminal's colour.
+ */
+export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
+  const { t } = useTranslation();
+  const { containerRef, map, tilesFailed, applyView } = useLeafletMap(tileUrl, { maxZoom: 19 });
+  const index = useMemo<TerminalIndex>(() => buildTerminalIndex(sites), [sites]);
+  const [drawn, setDrawn] = useState(0);
+  const viewKey = sites.map((s) => `${s.id}:${s.terminals.length}`).join('|');
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: set the view when the sites change, not on every poll
+  useEffect(() => {
+    if (!map) return;
+    const view = companyMapView(sites);
+    applyView.current = () => {
+      if (view.kind === 'center') map.setView(view.center, view.zoom, { animate: false });
+      else map.fitBounds(view.bounds, { padding: [28, 28], animate: false, maxZoom: 12 });
+    };
+    applyView.current();
+  }, [map, viewKey]);
+
+  const indexRef = useRef(index);
+  indexRef.current = index;
+  const drawnRef = useRef<{ layer: L.LayerGroup; onMap: Map<string, DrawnMarker> } | null>(null);
+
+  // One marker layer per map (and language: the markers' names are translated).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new language redraws every marker
+  useEffect(() => {
+    if (!map) return;
+    const layer = L.layerGroup().addTo(map);
+    drawnRef.current = { layer, onMap: new Map() };
+    return () => {
+      layer.remove();
+      drawnRef.current = null;
+    };
+  }, [map, t]);
+
+  // Draw what is in view; new data (a poll) updates the markers that changed, in place.
+  useEffect(() => {
+    const drawn = drawnRef.current;
+    if (!map || !drawn) return;
+    const { layer, onMap } = drawn;
+
+    const create = (m: CompanyMarker): L.Marker => {
+      if (m.kind === 'cluster') {
+        const size = clusterSize(m.count);
+        const text = t('MAP_CLUSTER_LABEL', {
+          count: m.count,
+          state: t(`MAP_STATE_${m.color.toUpperCase()}`),
+        });
+        const marker = L.marker([m.lat, m.lng], {
+          icon: markerIcon(m.color, size, 'fc-cluster', String(m.count)),
+          keyboard: true,
+        });
+        marker.on('click', () => {
+          const zoom = Math.min(indexRef.current.getClusterExpansionZoom(m.clusterId), map.getMaxZoom());
+          map.setView([m.lat, m.lng], zoom);
+        });
+        marker.addTo(layer);
+        label(marker, text);
+        return marker;
+      }
+      const p = m.point;
+      const text = t('MAP_SITE_TERMINAL_LABEL', {
+        site: p.siteTitle,
+        number: p.siteNo,
+        terminal: p.terminalId,
+        state: t(`MAP_STATE_${p.color.toUpperCase()}`),
+      });
+      const marker = L.marker([m.lat, m.lng], { icon: markerIcon(p.color, 16, 'fc-pin'), keyboard: true });
+      marker.bindTooltip(text);
+      marker.addTo(layer);
+      label(marker, text);
+      return marker;
+    };
+
+    const draw = () => {
+      if (!(map as unknown as { _loaded?: boolean })._loaded) return;
+      const b = map.getBounds().pad(0.15);
+      const bbox: [number, number, number, number] = [
+        Math.max(-180, b.getWest()),
+        Math.max(-85, b.getSouth()),
+        Math.min(180, b.getEast()),
+        Math.min(85, b.getNorth()),
+      ];
+      const next = markersInView(index, bbox, map.getZoom());
+      const keep = new Set<string>();
+      for (const m of next) {
+        const signature =
+          m.kind === 'cluster'
+            ? `${m.color}/${m.count}/${m.lat.toFixed(5)},${m.lng.toFixed(5)}`
+            : `${m.point.color}/${m.lat},${m.lng}/${m.point.siteTitle}`;
+        const current = onMap.get(m.key);
+        keep.add(m.key);
+        if (current && current.signature === signature) continue;
+        if (current) layer.removeLayer(current.marker);
+        onMap.set(m.key, { marker: create(m), signature });
+      }
+      for (const [key, current] of onMap) {
+        if (keep.has(key)) continue;
+        layer.removeLayer(current.marker);
+        onMap.delete(key);
+      }
+      setDrawn(onMap.size);
+      if (typeof performance !== 'undefined' && performance.mark) performance.mark('fc:company-map:drawn');
+    };
+
+    draw();
+    map.on('moveend', draw);
+    return () => {
+      map.off('moveend', draw);
+    };
+  }, [map, index, t]);
+
+  return (
+    <MapFrame
+      containerRef={containerRef}
+      tilesFailed={tilesFailed}
+      ariaLabel={t('COMPANY_MAP')}
+      testId="company-map-canvas"
+      markerCount={drawn}
+    />
+  );
+}

@@ -1,0 +1,162 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { json, mockFetch } from '../../testing/fetch-mock.ts';
+import { renderWithProviders } from '../../testing/render.tsx';
+import { CompanyMapCanvas } from './components/leaflet-maps.tsx';
+import { AerialMapWidget, CompanyMapWidget } from './components/map-widgets.tsx';
+
+// jsdom lays nothing out: give elements a size so Leaflet has a viewport to draw markers in.
+const sizes = ['clientWidth', 'clientHeight'] as const;
+const saved = sizes.map((k) => Object.getOwnPropertyDescriptor(HTMLElement.prototype, k));
+beforeAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 600 });
+  Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 400 });
+});
+afterAll(() => {
+  sizes.forEach((k, i) => {
+    const d = saved[i];
+    if (d) Object.defineProperty(HTMLElement.prototype, k, d);
+  });
+});
+
+const CONFIG = {
+  tileUrlRoad: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+  tileUrlSatellite: 'http://127.0.0.1:9/s/{z}/{y}/{x}',
+};
+
+describe('CompanyMapWidget', () => {
+  it('draws the terminals of the company, clusters coloured by their worst state', async () => {
+    const fetch = mockFetch({
+      'GET /api/config': json(CONFIG),
+      'GET /api/company/11/map/terminals/': json([
+        {
+          id: 1,
+          site_title: 'Leeds Road',
+          site_no: '0101',
+          terminals: [
+            { terminal_id: '0101-1', lat: 53.8, lng: -1.5, marker_color: 'green' },
+            { terminal_id: '0101-2', lat: 53.8001, lng: -1.5001, marker_color: 'red' },
+          ],
+        },
+      ]),
+    });
+    renderWithProviders(<CompanyMapWidget scope="company" id={11} />);
+    const card = screen.getByRole('region', { name: 'Active terminals' });
+    const cluster = await within(card).findByRole(
+      'button',
+      { name: '2 terminals, worst state: offline' },
+      { timeout: 5000 },
+    );
+    expect(cluster).toHaveClass('fc-cluster', 'fc-marker-red');
+    expect(cluster).toHaveTextContent('2');
+    expect(fetch.find('GET', '/api/company/11/map/terminals/')).toHaveLength(1);
+    // Clicking a cluster zooms in until its terminals show one by one.
+    cluster.click();
+    expect(
+      await within(card).findByRole(
+        'button',
+        { name: 'Leeds Road (0101), terminal 0101-2: offline' },
+        { timeout: 5000 },
+      ),
+    ).toHaveClass('fc-marker-red');
+    expect(
+      within(card).getByRole('button', { name: 'Leeds Road (0101), terminal 0101-1: online' }),
+    ).toHaveClass('fc-marker-green');
+  });
+
+  it('uses the agent endpoint for an agent and still draws markers when the settings cannot be read', async () => {
+    mockFetch({
+      'GET /api/config': json({ data: { errors: ['down'] } }, 500),
+      'GET /api/agent/7/map/terminals/': json([
+        {
+          id: 1,
+          site_title: 'York',
+          site_no: '0007',
+          terminals: [{ terminal_id: '7-1', lat: 53.96, lng: -1.08, marker_color: 'yellow' }],
+        },
+      ]),
+    });
+    renderWithProviders(<CompanyMapWidget scope="agent" id={7} />);
+    // The settings are asked for twice (one retry) before the map is drawn without tiles.
+    expect(
+      await screen.findByRole('button', { name: 'York (0007), terminal 7-1: unknown' }, { timeout: 5000 }),
+    ).toHaveClass('fc-marker-yellow');
+    expect(await screen.findByText('Map tiles are unavailable', {}, { timeout: 3000 })).toBeInTheDocument();
+  });
+
+  it('shows the error state when the terminals cannot be loaded', async () => {
+    mockFetch({
+      'GET /api/config': json(CONFIG),
+      'GET /api/company/11/map/terminals/': json({ data: { errors: ['Forbidden'] } }, 403),
+    });
+    renderWithProviders(<CompanyMapWidget scope="company" id={11} />);
+    expect(await screen.findByText('This widget could not load its data.')).toBeInTheDocument();
+  });
+});
+
+describe('AerialMapWidget', () => {
+  it("draws the site's terminals green on, red off, yellow otherwise", async () => {
+    mockFetch({
+      'GET /api/config': json(CONFIG),
+      'GET /api/site/101/map/terminals/': json([
+        { id: 1, terminal_id: '0101-1', lat: 53.8, lng: -1.5, connectivity: 'on' },
+        { id: 2, terminal_id: '0101-2', lat: 53.8001, lng: -1.5001, connectivity: 'off' },
+        { id: 3, terminal_id: '0101-3', lat: 53.8002, lng: -1.5002, connectivity: 'unknown' },
+      ]),
+    });
+    renderWithProviders(<AerialMapWidget siteId={101} />);
+    const card = screen.getByRole('region', { name: 'Aerial map' });
+    expect(
+      await within(card).findByRole('button', { name: 'Terminal 0101-1: online' }, { timeout: 5000 }),
+    ).toHaveClass('fc-marker-green');
+    expect(within(card).getByRole('button', { name: 'Terminal 0101-2: offline' })).toHaveClass(
+      'fc-marker-red',
+    );
+    expect(within(card).getByRole('button', { name: 'Terminal 0101-3: unknown' })).toHaveClass(
+      'fc-marker-yellow',
+    );
+    const canvas = within(card).getByTestId('aerial-map-canvas');
+    await waitFor(() => expect(canvas.querySelector('.leaflet-tile-pane')).not.toBeNull());
+  });
+
+  it('says so when no terminal has a position', async () => {
+    mockFetch({ 'GET /api/config': json(CONFIG), 'GET /api/site/101/map/terminals/': json([]) });
+    renderWithProviders(<AerialMapWidget siteId={101} />);
+    expect(await screen.findByText('No terminal of this site has a known position.')).toBeInTheDocument();
+  });
+});
+
+describe('CompanyMapCanvas', () => {
+  const sites = (second: 'green' | 'red') => [
+    {
+      id: 1,
+      site_title: 'Leeds Road',
+      site_no: '0101',
+      terminals: [{ terminal_id: '0101-1', lat: 53.8, lng: -1.5, marker_color: 'green' as const }],
+    },
+    {
+      id: 2,
+      site_title: 'York',
+      site_no: '0102',
+      terminals: [{ terminal_id: '0102-1', lat: 53.96, lng: -1.08, marker_color: second }],
+    },
+  ];
+
+  it('updates markers in place when a poll brings new data: unchanged ones stay, changed ones are redrawn', async () => {
+    const { rerender } = renderWithProviders(<CompanyMapCanvas sites={sites('green')} tileUrl={null} />);
+    const leeds = await screen.findByRole(
+      'button',
+      { name: 'Leeds Road (0101), terminal 0101-1: online' },
+      { timeout: 5000 },
+    );
+    expect(screen.getByRole('button', { name: 'York (0102), terminal 0102-1: online' })).toHaveClass(
+      'fc-marker-green',
+    );
+    rerender(<CompanyMapCanvas sites={sites('red')} tileUrl={null} />);
+    expect(
+      await screen.findByRole('button', { name: 'York (0102), terminal 0102-1: offline' }, { timeout: 5000 }),
+    ).toHaveClass('fc-marker-red');
+    expect(screen.getByRole('button', { name: 'Leeds Road (0101), terminal 0101-1: online' })).toBe(leeds);
+    expect(screen.getByText('Map tiles are unavailable')).toBeInTheDocument();
+  });
+});

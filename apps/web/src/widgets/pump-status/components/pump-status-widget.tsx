@@ -1,0 +1,112 @@
+import { formatDayMonthYearTime } from '@forecourt/contract/formatters';
+import type { PumpStatusEntry, PumpStatusLog } from '@forecourt/contract/pumps';
+import { PUMP_STATUS_NORMAL } from '@forecourt/contract/rules';
+import { Anchor, Stack, Text } from '@mantine/core';
+import { IconAlertTriangleFilled } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { pumpStatusQuery } from '../../../lib/api/fleet.ts';
+// The accordion group is a building block shared by design (seed: "Accordion group"), not a data widget.
+import { AccordionGroup } from '../../accordion/components/accordion-group.tsx';
+
+/** Double-height box (seed: size2X makes the box 450px). */
+export const PUMP_STATUS_SIZE_2X = 450;
+
+export interface PumpStatusWidgetProps {
+  siteId: number;
+  /** Double height: 450 px instead of 300 px. @default false */
+  size2X?: boolean;
+}
+
+export interface PumpPanelModel {
+  key: string;
+  /** The text of the first (newest) entry, or '-'. */
+  subtitle: string;
+  /** The first entry's status is not 4000 (normal). */
+  alert: boolean;
+  /** 'd/M/yyyy H:mm text' per entry. */
+  lines: string[];
+}
+
+/** Pumps in key order (numeric keys numerically), each with subtitle, alert flag and lines. */
+export function pumpPanels(log: PumpStatusLog | null | undefined): PumpPanelModel[] {
+  const entries = Object.entries(log ?? {});
+  entries.sort(([a], [b]) => {
+    const na = Number(a);
+    const nb = Number(b);
+    return Number.isFinite(na) && Number.isFinite(nb) ? na - nb : a.localeCompare(b);
+  });
+  return entries.map(([key, list]) => {
+    const items: Partial<PumpStatusEntry>[] = Array.isArray(list) ? list : [];
+    const first = items[0];
+    return {
+      key,
+      subtitle: first?.text || '-',
+      alert: first !== undefined && first.status !== PUMP_STATUS_NORMAL,
+      lines: items.map((e) => `${safeDate(e.created_at)} ${e.text ?? ''}`.trim()),
+    };
+  });
+}
+
+function safeDate(value: string | undefined): string {
+  if (!value) return '-';
+  try {
+    return formatDayMonthYearTime(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Pump status: an accordion per pump, the newest report as subtitle, an alert image when it is not normal. */
+export function PumpStatusWidget({ siteId, size2X = false }: PumpStatusWidgetProps) {
+  const { t } = useTranslation();
+  const query = useQuery(pumpStatusQuery(siteId));
+  const panels = useMemo(() => pumpPanels(query.data), [query.data]);
+  return (
+    <WidgetCard
+      title={t('PUMP_STATUS')}
+      info={{ title: t('PUMP_STATUS'), description: t('PUMP_STATUS_INFO') }}
+      {...widgetQueryState(query)}
+      empty={panels.length === 0}
+      emptyMessage={t('NO_PUMPS_DETECTED')}
+      height={size2X ? PUMP_STATUS_SIZE_2X : 300}
+      data-testid="pump-status"
+      footer={
+        <Anchor component={Link} to={`/site/${siteId}/pump/status/log`} size="xs">
+          {t('PUMP_STATUS_LOG')}
+        </Anchor>
+      }
+    >
+      <AccordionGroup
+        label={t('PUMP_STATUS')}
+        panels={panels.map((p) => ({
+          value: p.key,
+          title: t('PUMP_KEY', { key: p.key }),
+          subtitle: p.subtitle,
+          badge: p.alert ? (
+            <IconAlertTriangleFilled
+              role="img"
+              aria-label={t('PUMP_ALERT')}
+              size={20}
+              color="var(--mantine-color-orange-6)"
+              style={{ flex: 'none' }}
+            />
+          ) : undefined,
+          content: (
+            <Stack gap={2}>
+              {p.lines.map((line, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id and never reorder within a poll
+                <Text key={i} size="xs" ff="monospace">
+                  {line}
+                </Text>
+              ))}
+            </Stack>
+          ),
+        }))}
+      />
+    </WidgetCard>
+  );
+}

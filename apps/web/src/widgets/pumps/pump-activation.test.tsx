@@ -1,0 +1,242 @@
+import type { Pump } from '@forecourt/contract/pumps';
+import type { Command } from '@forecourt/contract/terminals';
+import { notifications } from '@mantine/notifications';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { makeUser } from '../../testing/factories.ts';
+import { json, mockFetch } from '../../testing/fetch-mock.ts';
+import { renderWithProviders } from '../../testing/render.tsx';
+import { PumpActivation } from './components/pump-activation.tsx';
+import { decidePumpClick } from './pump-click.ts';
+
+const SITE = 101;
+
+function pump(overrides: Partial<Pump> = {}): Pump {
+  return { id: 1, pump_no: 1, site: 'Leeds Road', status: 0, last_synapse_status: 0, ...overrides };
+}
+
+function command(overrides: Partial<Command> = {}): Command {
+  const at = '2024-05-01T10:00:00.000Z';
+  return {
+    id: 900,
+    kind: 'pump_on',
+    terminal_id: 5,
+    terminal_number: '10010002',
+    site_id: SITE,
+    pump_id: 1,
+    pump_no: 1,
+    reboot_type: null,
+    state: 'queued',
+    requested_by: 'Alex Agent',
+    created_at: at,
+    updated_at: at,
+    expires_at: '2024-05-01T10:05:00.000Z',
+    detail: null,
+    history: [{ state: 'queued', at, detail: 'Requested by Alex Agent' }],
+    ...overrides,
+  };
+}
+
+const tile = (n: number) => screen.getByRole('article', { name: new RegExp(`^Pump ${n} –`) });
+const switchOf = (n: number) => within(tile(n)).getByRole('switch', { name: `Pump ${n} switch` });
+
+beforeEach(() => {
+  notifications.clean();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('decidePumpClick (section 4)', () => {
+  it('turns an off pump on, an on pump off, ignores pending ones and reports a missing pump', () => {
+    expect(decidePumpClick(pump({ status: 0, last_synapse_status: 0 }))).toEqual({
+      type: 'turn',
+      target: 'on',
+    });
+    expect(decidePumpClick(pump({ status: 1, last_synapse_status: 1 }))).toEqual({
+      type: 'turn',
+      target: 'off',
+    });
+    expect(decidePumpClick(pump({ status: 1, last_synapse_status: 0 }))).toEqual({ type: 'ignore' });
+    expect(decidePumpClick(pump({ status: 0, last_synapse_status: 1 }))).toEqual({ type: 'ignore' });
+    expect(decidePumpClick(pump(), true)).toEqual({ type: 'ignore' });
+    expect(decidePumpClick(undefined)).toEqual({ type: 'not_found' });
+  });
+});
+
+describe('PumpActivation', () => {
+  it('draws one tile per pump: site, number, ON/OFF, the P. marker while pending and the switch position', async () => {
+    mockFetch({
+      [`GET /api/site/${SITE}/pumps/`]: json([
+        pump({ id: 1, pump_no: 1, status: 1, last_synapse_status: 1 }),
+        pump({ id: 2, pump_no: 2, status: 0, last_synapse_status: 0 }),
+        pump({ id: 3, pump_no: 3, status: 1, last_synapse_status: 0 }),
+        pump({ id: 4, pump_no: 4, status: 0, last_synapse_status: 1 }),
+      ]),
+    });
+    renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    await screen.findByRole('article', { name: /^Pump 1 –/ });
+
+    const expected = [
+      { n: 1, text: 'ON', pending: false, position: 'top', checked: 'true' },
+      { n: 2, text: 'OFF', pending: false, position: 'bottom', checked: 'false' },
+      { n: 3, text: 'ON', pending: true, position: 'middle', checked: 'true' },
+      { n: 4, text: 'OFF', pending: true, position: 'middle', checked: 'false' },
+    ];
+    for (const e of expected) {
+      const t = tile(e.n);
+      expect(within(t).getByText('Leeds Road')).toBeInTheDocument();
+      expect(within(t).getByText(`Pump ${e.n}`)).toBeInTheDocument();
+      expect(within(t).getByTestId('pump-onoff')).toHaveTextContent(e.text);
+      expect(within(t).queryByText('P.') !== null).toBe(e.pending);
+      const sw = switchOf(e.n);
+      expect(sw).toHaveAttribute('data-position', e.position);
+      expect(sw).toHaveAttribute('aria-checked', e.checked);
+      expect(sw).toHaveAttribute('aria-disabled', String(e.pending));
+    }
+    expect(screen.getByRole('link', { name: 'Pump activation log' })).toHaveAttribute(
+      'href',
+      `/site/${SITE}/pump/activation/log/`,
+    );
+  });
+
+  it('off: a click turns the pump on, says so, and stays pending until the device confirms', async () => {
+    let confirmed = false;
+    const http = mockFetch({
+      [`GET /api/site/${SITE}/pumps/`]: () =>
+        json([pump({ status: confirmed ? 1 : 0, last_synapse_status: confirmed ? 1 : 0 })]),
+      'POST /api/pump/1/turn/on/': json({
+        error: false,
+        error_text: '',
+        pump: pump({ status: 1, last_synapse_status: 0 }),
+        command_id: 900,
+      }),
+      'GET /api/command/900/': () => json(command({ state: confirmed ? 'confirmed' : 'sent' })),
+    });
+    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    await screen.findByRole('article', { name: /^Pump 1 –/ });
+    expect(switchOf(1)).toHaveAttribute('data-position', 'bottom');
+
+    await user.click(switchOf(1));
+    expect(await screen.findByText('Pump 1 is being turned on')).toBeInTheDocument();
+    expect(http.find('POST', '/api/pump/1/turn/on/')).toHaveLength(1);
+    // The request has returned, but the device has not confirmed: pending, knob in the middle.
+    await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'middle'));
+    expect(within(tile(1)).getByText('P.')).toBeInTheDocument();
+
+    // A click while pending does nothing.
+    await user.click(switchOf(1));
+    expect(http.find('POST', '/api/pump/1/turn/on/')).toHaveLength(1);
+    expect(http.find('POST', '/api/pump/1/turn/off/')).toHaveLength(0);
+
+    // The device confirms: the command watcher re-reads the pumps and the tile shows ON.
+    confirmed = true;
+    await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'top'), { timeout: 5_000 });
+    expect(within(tile(1)).queryByText('P.')).not.toBeInTheDocument();
+    expect(within(tile(1)).getByTestId('pump-onoff')).toHaveTextContent('ON');
+  });
+
+  it('on: a click turns the pump off with the info toast', async () => {
+    const http = mockFetch({
+      [`GET /api/site/${SITE}/pumps/`]: json([pump({ pump_no: 4, status: 1, last_synapse_status: 1 })]),
+      'POST /api/pump/1/turn/off/': json({
+        error: false,
+        error_text: '',
+        pump: pump({ pump_no: 4, status: 0, last_synapse_status: 1 }),
+      }),
+    });
+    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    await screen.findByRole('article', { name: /^Pump 4 –/ });
+    await user.click(switchOf(4));
+    expect(await screen.findByText('Pump 4 is being turned off')).toBeInTheDocument();
+    expect(http.find('POST', '/api/pump/1/turn/off/')).toHaveLength(1);
+    await waitFor(() => expect(switchOf(4)).toHaveAttribute('data-position', 'middle'));
+    expect(within(tile(4)).getByTestId('pump-onoff')).toHaveTextContent('OFF');
+  });
+
+  it.each([
+    ['pending on', 1, 0],
+    ['pending off', 0, 1],
+  ])('%s: a click sends nothing', async (_name, status, last) => {
+    const http = mockFetch({
+      [`GET /api/site/${SITE}/pumps/`]: json([pump({ status, last_synapse_status: last })]),
+    });
+    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    await screen.findByRole('article', { name: /^Pump 1 –/ });
+    await user.click(switchOf(1));
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(http.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+    expect(screen.queryByText(/is being turned/)).not.toBeInTheDocument();
+  });
+
+  it('an answer with error shows the ERROR_ toast with error_text and the pump stays as it was', async () => {
+    mockFetch({
+      [`GET /api/site/${SITE}/pumps/`]: json([pump({ pump_no: 2 })]),
+      'POST /api/pump/1/turn/on/': json({ error: true, error_text: 'Pump 2 has a command pending' }, 409),
+    });
+    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    await screen.findByRole('article', { name: /^Pump 2 –/ });
+    await user.click(switchOf(2));
+    expect(await screen.findByText('Pump 2 has a command pending')).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(screen.queryByText(/is being turned/)).not.toBeInTheDocument();
+    expect(switchOf(2)).toHaveAttribute('data-position', 'bottom');
+  });
+
+  it('a command the device fails is reported and the pump goes back', async () => {
+    let failed = false;
+    mockFetch({
+      [`GET /api/site/${SITE}/pumps/`]: () => json([pump({ status: 0, last_synapse_status: 0 })]),
+      'POST /api/pump/1/turn/on/': () => {
+        failed = true;
+        return json({ error: false, error_text: '', pump: pump({ status: 1 }), command_id: 900 });
+      },
+      'GET /api/command/900/': () =>
+        json(command({ state: failed ? 'failed' : 'sent', detail: 'Pump controller did not respond' })),
+    });
+    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    await screen.findByRole('article', { name: /^Pump 1 –/ });
+    await user.click(switchOf(1));
+    expect(
+      await screen.findByText(
+        'Pump 1 was not switched (Failed): Pump controller did not respond',
+        undefined,
+        {
+          timeout: 5_000,
+        },
+      ),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'bottom'));
+  });
+
+  it('no pumps shows NO_PUMPS_DETECTED', async () => {
+    mockFetch({ [`GET /api/site/${SITE}/pumps/`]: json([]) });
+    renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    expect(await screen.findByText('No pumps detected')).toBeInTheDocument();
+  });
+
+  it("opens a pump's command timeline from its tile", async () => {
+    mockFetch({
+      [`GET /api/site/${SITE}/pumps/`]: json([pump({ pump_no: 3, status: 1, last_synapse_status: 1 })]),
+      'GET /api/pump/1/commands/': json([
+        command({
+          state: 'confirmed',
+          pump_no: 3,
+          history: [
+            { state: 'queued', at: '2024-05-01T10:00:00.000Z', detail: 'Requested by Alex Agent' },
+            { state: 'sent', at: '2024-05-01T10:00:01.000Z', detail: null },
+            { state: 'confirmed', at: '2024-05-01T10:00:04.000Z', detail: 'Pump 3 is on' },
+          ],
+        }),
+      ]),
+    });
+    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    await screen.findByRole('article', { name: /^Pump 3 –/ });
+    await user.click(screen.getByRole('button', { name: 'Command history of pump 3' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Command history: Pump 3 – Leeds Road' });
+    expect(await within(drawer).findByText('Turn pump 3 on')).toBeInTheDocument();
+    expect(within(drawer).getByText('Pump 3 is on')).toBeInTheDocument();
+    expect(within(drawer).getByText(/Requested by Alex Agent on/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,119 @@
+import { formatShortUsDate } from '@forecourt/contract/formatters';
+import type { Shock } from '@forecourt/contract/terminals';
+import { Anchor } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
+import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { paths } from '../../../config/paths.ts';
+import { scopeOf, shocksQuery } from '../../../lib/api/fleet.ts';
+
+export interface ShockWidgetProps {
+  agentId?: number;
+  companyId?: number;
+  siteId?: number;
+  /** Box height in px. @default 360 */
+  height?: number;
+}
+
+export interface ShockRow {
+  key: string;
+  level: number | string;
+  site_name: string;
+  site_id: number | null;
+  company_id: number | null;
+  terminal_no: string;
+  date: string;
+}
+
+/** Site name: the first part of the terminal's card_acceptor_name split on '/'. */
+export function shockSiteName(cardAcceptorName: string | null | undefined): string {
+  return (cardAcceptorName ?? '').split('/')[0].trim();
+}
+
+export function toShockRow(
+  s: Partial<Shock> & { company_id?: number },
+  index: number,
+  fallbackCompanyId?: number,
+): ShockRow {
+  let date = '-';
+  if (s.created_at) {
+    try {
+      date = formatShortUsDate(s.created_at);
+    } catch {
+      date = String(s.created_at);
+    }
+  }
+  return {
+    key: `${s.id ?? index}-${index}`,
+    level: s.reading ?? '-',
+    site_name: shockSiteName(s.terminal?.card_acceptor_name),
+    site_id: s.terminal?.site ?? null,
+    company_id: s.company_id ?? fallbackCompanyId ?? null,
+    terminal_no: s.terminal?.terminal_id ?? '',
+    date,
+  };
+}
+
+/** Shock alert: level, site name (linked to the site dashboard), terminal no (not on phones), date M/d/yy. */
+export function ShockWidget({ height = 360, ...ids }: ShockWidgetProps) {
+  const { t } = useTranslation();
+  // On a site dashboard the site's own readings; the company id is still known for links.
+  const scope = ids.siteId ? { kind: 'site' as const, id: ids.siteId } : scopeOf(ids);
+  const query = useQuery({ ...shocksQuery(scope ?? { kind: 'agent', id: 0 }), enabled: scope !== null });
+  const rows = useMemo(
+    () => (query.data ?? []).map((s, i) => toShockRow(s, i, ids.companyId)),
+    [query.data, ids.companyId],
+  );
+  const columns: DataTableColumn<ShockRow>[] = [
+    { key: 'level', header: t('LEVEL'), width: '3.75rem', nowrap: true },
+    {
+      key: 'site_name',
+      header: t('SITE_NAME'),
+      render: (r) =>
+        r.site_id && r.company_id ? (
+          <Anchor component={Link} to={paths.siteDashboard(r.company_id, r.site_id)} size="sm">
+            {r.site_name || '-'}
+          </Anchor>
+        ) : (
+          r.site_name || '-'
+        ),
+    },
+    { key: 'terminal_no', header: t('TERMINAL_NO_COLUMN'), visibleFrom: 'sm', width: '5.5rem' },
+    { key: 'date', header: t('DATE'), width: '4.75rem', nowrap: true },
+  ];
+  const logCompany = ids.companyId ?? rows.find((r) => r.company_id)?.company_id;
+  const logPath =
+    scope?.kind === 'agent'
+      ? `/agent/${scope.id}/shock/alert/log`
+      : logCompany
+        ? `/company/${logCompany}/shock/alert/log`
+        : null;
+  return (
+    <WidgetCard
+      title={t('SHOCK_ALERT')}
+      info={{ title: t('SHOCK_ALERT'), description: t('SHOCK_ALERT_INFO') }}
+      {...widgetQueryState(query)}
+      empty={rows.length === 0}
+      emptyMessage={t('NO_SHOCKS')}
+      height={height}
+      footer={
+        logPath && (
+          <Anchor component={Link} to={logPath} size="xs">
+            {t('SHOCK_LOG')}
+          </Anchor>
+        )
+      }
+    >
+      <DataTable
+        rows={rows}
+        columns={columns}
+        rowKey={(r) => r.key}
+        label={t('SHOCK_ALERT')}
+        height={height - 160}
+      />
+    </WidgetCard>
+  );
+}

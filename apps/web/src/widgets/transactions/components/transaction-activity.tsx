@@ -1,0 +1,50 @@
+import { Center, Loader } from '@mantine/core';
+import { lazy, Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { useTransactionActivity } from '../api/get-transaction-activity.ts';
+import classes from './transaction-activity.module.css';
+
+// Chart.js loads with the widget (alongside its data), not with the page.
+const loadCharts = () => import('./transaction-charts.tsx');
+const TransactionCharts = lazy(loadCharts);
+
+/** Box height of the seed for transaction activity. */
+export const TRANSACTION_ACTIVITY_HEIGHT = 450;
+
+export interface TransactionActivityWidgetProps {
+  siteId: number;
+  /** Zone of the bucket labels. @default the browser's */
+  timeZone?: string;
+}
+
+/** Transaction activity of a site: last hour and last 24 hours, normal / zero-value / under one litre. */
+export function TransactionActivityWidget({ siteId, timeZone }: TransactionActivityWidgetProps) {
+  const { t } = useTranslation();
+  const query = useTransactionActivity(siteId);
+  useEffect(() => {
+    void loadCharts();
+  }, []);
+  return (
+    <WidgetCard
+      title={t('TRANSACTION_ACTIVITY')}
+      info={{ title: t('TRANSACTION_ACTIVITY'), description: t('TRANSACTION_ACTIVITY_INFO') }}
+      height={TRANSACTION_ACTIVITY_HEIGHT}
+      className={classes.box}
+      {...widgetQueryState(query)}
+      data-testid="transaction-activity"
+    >
+      {query.data && (
+        <Suspense
+          fallback={
+            <Center h="100%">
+              <Loader size="sm" />
+            </Center>
+          }
+        >
+          <TransactionCharts activity={query.data} timeZone={timeZone} />
+        </Suspense>
+      )}
+    </WidgetCard>
+  );
+}

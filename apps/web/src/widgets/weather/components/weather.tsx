@@ -1,0 +1,92 @@
+import { Center, Stack, Text } from '@mantine/core';
+import { IconCloudOff } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { isApiError } from '../../../lib/api-client.ts';
+import {
+  geoReverseQuery,
+  useWeatherPlace,
+  type WeatherPlace,
+  type WeatherSource,
+  weatherQuery,
+} from '../api/get-weather.ts';
+import { weatherDays } from '../weather-days.ts';
+import classes from './weather.module.css';
+import { WeatherView } from './weather-view.tsx';
+
+/** Box height of the seed for the weather widget. */
+export const WEATHER_HEIGHT = 220;
+
+export interface WeatherWidgetProps {
+  /** Whose weather: a site's coordinates, or a company's or agent's first located site. */
+  source: WeatherSource;
+}
+
+/** The provider could not be reached (503), or the server could not be: the service is unavailable. */
+function isServiceUnavailable(error: unknown): boolean {
+  return isApiError(error) && (error.status === 503 || error.kind === 'network');
+}
+
+function ServiceUnavailable() {
+  const { t } = useTranslation();
+  return (
+    <Center h="100%" mih={100} role="status" data-testid="weather-unavailable">
+      <Stack align="center" gap={6}>
+        <IconCloudOff size={26} color="var(--mantine-color-dimmed)" aria-hidden />
+        <Text size="sm" ta="center" fw={600}>
+          {t('WEATHER_UNAVAILABLE')}
+        </Text>
+        <Text size="xs" c="dimmed" ta="center">
+          {t('WEATHER_UNAVAILABLE_HINT')}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}
+
+const placeholder: WeatherPlace = { lat: 0, lng: 0, name: '' };
+
+/** Weather forecast of the dashboard's place, through the server's weather and reverse-geocoding API. */
+export function WeatherWidget({ source }: WeatherWidgetProps) {
+  const { t } = useTranslation();
+  const { place, query: placeQuery } = useWeatherPlace(source);
+  const at = place ?? placeholder;
+  const weather = useQuery({ ...weatherQuery(at.lat, at.lng), enabled: place !== null });
+  const geo = useQuery({ ...geoReverseQuery(at.lat, at.lng), enabled: place !== null });
+
+  const info = { title: t('WEATHER'), description: t('WEATHER_INFO') };
+  const common = {
+    title: t('WEATHER'),
+    info,
+    height: WEATHER_HEIGHT,
+    className: classes.box,
+    'data-testid': 'weather',
+  };
+
+  if (placeQuery.isPending || placeQuery.isError || !place) {
+    return (
+      <WidgetCard
+        {...common}
+        {...widgetQueryState(placeQuery)}
+        empty={!placeQuery.isPending && !placeQuery.isError && !place}
+        emptyMessage={t('WEATHER_NO_LOCATION')}
+      />
+    );
+  }
+  const unavailable = weather.isError && weather.data === undefined && isServiceUnavailable(weather.error);
+  const state = widgetQueryState(weather);
+  const days = weather.data ? weatherDays(weather.data.list) : [];
+  const city = geo.data?.city || weather.data?.city || place.name;
+  return (
+    <WidgetCard
+      {...common}
+      {...state}
+      error={unavailable ? undefined : state.error}
+      empty={weather.data !== undefined && days.length === 0}
+      emptyMessage={t('WEATHER_NO_FORECAST')}
+    >
+      {unavailable ? <ServiceUnavailable /> : <WeatherView city={city} days={days} />}
+    </WidgetCard>
+  );
+}

@@ -1,0 +1,237 @@
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { demoDataset, startOn } from './lib/dataset.ts';
+import { authHeader, cannon, json, login } from './lib/load.ts';
+import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
+
+interface Terminal {
+  id: number;
+  siteId: number;
+}
+
+/** A telemetry point as a terminal sends it (`at` left to the server: now). */
+function point(i: number) {
+  return {
+    battery_life: 40 + (i % 60),
+    flash_left: 20 + (i % 80),
+    temperature_main_board: 38 + (i % 10) / 2,
+    temperature_inside_cabinet: 21 + (i % 8) / 2,
+    humidity_inside_cabinet: 45 + (i % 20),
+  };
+}
+
+/** A PostgreSQL array literal of numbers or ISO timestamps, passed as one text parameter (same on PGlite and pg). */
+const arr = (values: Array<number | string>) =>
+  `{${values.map((v) => (typeof v === 'number' ? String(v) : `"${v}"`)).join(',')}}`;
+
+const RAW_INSERT = `insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
+                                            temperature_inside_cabinet, humidity_inside_cabinet)
+  select * from unnest($1::int[], $2::int[], $3::timestamptz[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::float8[])`;
+
+/** The baseline: the same points inserted straight into the telemetry table, one `insert ... select * from unnest()` per batch. */
+async function rawInsert(
+  query: (sql: string, params: unknown[]) => Promise<unknown>,
+  terminals: Terminal[],
+  batch: number,
+  concurrency: number,
+  seconds: number,
+): Promise<{ pointsPerSecond: number; statements: number }> {
+  const deadline = performance.now() + seconds * 1000;
+  let statements = 0;
+  const worker = async (w: number) => {
+    const t = terminals[w % terminals.length];
+    while (performance.now() < deadline) {
+      const at = new Date().toISOString();
+      const pts = Array.from({ length: batch }, (_, i) => point(i));
+      await query(RAW_INSERT, [
+        arr(pts.map(() => t.id)),
+        arr(pts.map(() => t.siteId)),
+        arr(pts.map(() => at)),
+        arr(pts.map((p) => p.battery_life)),
+        arr(pts.map((p) => p.flash_left)),
+        arr(pts.map((p) => p.temperature_main_board)),
+        arr(pts.map((p) => p.temperature_inside_cabinet)),
+        arr(pts.map((p) => p.humidity_inside_cabinet)),
+      ]);
+      statements++;
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  return { pointsPerSecond: (statements * batch) / ((performance.now() - t0) / 1000), statements };
+}
+
+/**
+ * bench:ingest — telemetry points per second stored durably through the device API (each connection one
+ * terminal with its own device token, provisioned through the API by the agent, posting batches), and in the
+ * same run the same points inserted raw with `insert ... select * from unnest()`; the ratio of the two.
+ */
+export async function benchIngest(argv = process.argv.slice(2)) {
+  const args = parseArgs(argv);
+  const nTerminals = Number(args.flags.get('terminals') ?? 32);
+  const batches = (args.flags.get('batches') ?? '1,100,1000').split(',').map(Number);
+  console.log(
+    `\n== bench:ingest on ${args.db}: ${nTerminals} terminals, batches of ${batches.join(' / ')} points, ${args.duration} s each ==`,
+  );
+  const target = await demoDataset(args.db, 'ingest');
+  try {
+    const server = await startOn(target, 'demo');
+    const terminals: Terminal[] = [];
+    const api: Array<{
+      batch: number;
+      pointsPerSecond: number;
+      p50: number;
+      p99: number;
+      errors: number;
+      requests: number;
+    }> = [];
+    let acceptedPoints = 0;
+    let apiStart = new Date();
+    try {
+      const token = await login(server.url);
+      const me = await json<{ agent: number }>(`${server.url}/api/user/`, {
+        headers: authHeader(token),
+        expect: [200],
+      });
+      const sites = await json<Array<{ id: number }>>(`${server.url}/api/agent/${me.body.agent}/sites/`, {
+        headers: authHeader(token),
+        expect: [200],
+      });
+      for (const site of sites.body) {
+        const list = await json<Array<{ id: number }>>(`${server.url}/api/site/${site.id}/terminals/`, {
+          headers: authHeader(token),
+          expect: [200],
+        });
+        for (const t of list.body) terminals.push({ id: t.id, siteId: site.id });
+        if (terminals.length >= nTerminals) break;
+      }
+      if (terminals.length === 0) throw new Error('no terminals found through the API');
+      const used = terminals.slice(0, nTerminals);
+      const deviceTokens: string[] = [];
+      for (const t of used) {
+        const r = await json<{ token: string }>(`${server.url}/api/terminal/${t.id}/device-token/`, {
+          method: 'POST',
+          headers: authHeader(token),
+        });
+        if (r.status === 404)
+          throw new Error(
+            'the device API is not available yet (POST /api/terminal/{id}/device-token/ → 404)',
+          );
+        if (r.status >= 300)
+          throw new Error(`device-token for terminal ${t.id}: ${r.status} ${JSON.stringify(r.body)}`);
+        deviceTokens.push(r.body.token);
+      }
+      console.log(`provisioned ${deviceTokens.length} device tokens through the API`);
+
+      await waitForQuiet(args.wait);
+      apiStart = new Date();
+      for (const batch of batches) {
+        const body = JSON.stringify(
+          batch === 1 ? point(0) : Array.from({ length: batch }, (_, i) => point(i)),
+        );
+        let next = 0;
+        const run = (duration: number) =>
+          cannon({
+            url: `${server.url}/api/device/v1/telemetry`,
+            method: 'POST',
+            connections: deviceTokens.length,
+            duration,
+            body,
+            headers: { 'content-type': 'application/json' },
+            setupClient: (client) => {
+              const tok = deviceTokens[next++ % deviceTokens.length];
+              client.setHeaders({ 'content-type': 'application/json', authorization: `Device ${tok}` });
+            },
+          });
+        const warm = await run(2);
+        const r = await run(args.duration);
+        const accepted = r.statuses['202'] ?? 0;
+        acceptedPoints += (accepted + (warm.statuses['202'] ?? 0)) * batch;
+        api.push({
+          batch,
+          pointsPerSecond: (accepted * batch) / r.seconds,
+          p50: r.p50,
+          p99: r.p99,
+          errors: r.errors,
+          requests: r.total,
+        });
+        console.log(
+          `  API batch ${batch}: ${fmt((accepted * batch) / r.seconds)} points/s (${fmt(accepted / r.seconds)} req/s, p99 ${fmt(r.p99)} ms, ${r.errors} errors)`,
+        );
+      }
+    } finally {
+      await server.stop();
+    }
+
+    // Same run, server stopped (PGlite has one owner): the raw baseline on the same database.
+    let query: (sql: string, params: unknown[]) => Promise<unknown>;
+    let close: () => Promise<void>;
+    if (target.databaseUrl) {
+      const pool = new pg.Pool({ connectionString: target.databaseUrl, max: nTerminals });
+      query = (sql, params) => pool.query(sql, params);
+      close = () => pool.end();
+    } else {
+      const client = await PGlite.create(path.join(target.dataDir, 'pglite'));
+      query = (sql, params) => client.query(sql, params);
+      close = () => client.close();
+    }
+    const raw: Array<{ batch: number; pointsPerSecond: number }> = [];
+    let storedCheck = 0;
+    try {
+      const rows = (await query('select count(*)::bigint as n from telemetry where at >= $1', [
+        apiStart.toISOString(),
+      ])) as { rows: Array<{ n: string }> } | Array<{ n: string }>;
+      storedCheck = Number((Array.isArray(rows) ? rows : rows.rows)[0].n);
+      for (const batch of batches) {
+        await rawInsert(query, terminals, batch, Math.min(nTerminals, 16), 1);
+        const r = await rawInsert(query, terminals, batch, Math.min(nTerminals, 16), args.duration);
+        raw.push({ batch, pointsPerSecond: r.pointsPerSecond });
+        console.log(`  raw unnest() batch ${batch}: ${fmt(r.pointsPerSecond)} points/s`);
+      }
+    } finally {
+      await close();
+    }
+
+    const rowsOut = api.map((a) => {
+      const r = raw.find((x) => x.batch === a.batch)!;
+      return {
+        'batch (points)': a.batch,
+        'API points/s': a.pointsPerSecond,
+        'API p99 ms': a.p99,
+        errors: a.errors,
+        'raw points/s': r.pointsPerSecond,
+        'API ÷ raw': a.pointsPerSecond / r.pointsPerSecond,
+      };
+    });
+    console.log('');
+    table(rowsOut);
+    const best = api.reduce((b, a) => (a.pointsPerSecond > b.pointsPerSecond ? a : b));
+    console.log(
+      `\nbest through the device API on ${args.db}: ${fmt(best.pointsPerSecond)} points/s (batches of ${best.batch}), ${fmt(best.pointsPerSecond / raw.find((r) => r.batch === best.batch)!.pointsPerSecond, 3)} of raw unnest(); rows stored: ${fmt(storedCheck)} ≥ ${fmt(acceptedPoints)} points answered 202 (the rest were in flight when a measurement ended)`,
+    );
+    if (storedCheck < acceptedPoints)
+      throw new Error(`${storedCheck} rows stored for ${acceptedPoints} accepted points`);
+    const figures = {
+      db: args.db,
+      terminals: nTerminals,
+      seconds: args.duration,
+      api,
+      raw,
+      best,
+      acceptedPoints,
+      storedCheck,
+    };
+    console.log(`results: ${writeResult(`ingest-${args.db}`, figures)}`);
+    return figures;
+  } finally {
+    await target.cleanup();
+  }
+}
+
+if (isMain(import.meta.url)) {
+  benchIngest().catch((err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

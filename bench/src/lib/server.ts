@@ -1,0 +1,130 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface ServerOptions {
+  /** PGlite data directory (used for the JWT secret on PostgreSQL too). */
+  dataDir: string;
+  databaseUrl?: string;
+  seed?: 'demo' | 'large' | 'none';
+  env?: Record<string, string>;
+  /** How long to wait for /api/health (first start of a large seed takes minutes). */
+  readyTimeoutMs?: number;
+  /** Print the server's seed progress lines. */
+  echoSeed?: boolean;
+}
+
+export interface ServerHandle {
+  url: string;
+  pid: number;
+  /** Milliseconds from spawn to the first 200 from /api/health. */
+  startMs: number;
+  /** Resident set size now, in MB. */
+  rssMb(): number;
+  /** Peak resident set size so far, in MB. */
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Starts the real server as a child process (`node --import tsx apps/server/src/server.ts`) on a free loopback
+ * port, simulator off, connectivity watchdog effectively idle, and waits for /api/health.
+ */
+export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
+  const port = await freePort();
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: opts.dataDir,
+    SIMULATOR: 'off',
+    SEED: opts.seed ?? 'demo',
+    LOG_LEVEL: 'warn',
+    // A benchmark run has no devices; without this every seeded terminal would go offline mid-run.
+    CONNECTIVITY_TIMEOUT: '1000h',
+    ...(opts.env ?? {}),
+  };
+  delete env.DATABASE_URL;
+  if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
+  const t0 = performance.now();
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line.trim()) continue;
+      if (opts.echoSeed && line.includes('[seed:')) console.log(`  ${line.trim()}`);
+      output.push(line);
+      if (output.length > 200) output.shift();
+    }
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  let exited: number | null = null;
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exited = code ?? -1;
+      resolve();
+    }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (opts.readyTimeoutMs ?? 120_000);
+  for (;;) {
+    if (exited !== null)
+      throw new Error(`server exited (${exited}) before it was ready:\n${output.join('\n')}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready within ${opts.readyTimeoutMs ?? 120_000} ms:\n${output.join('\n')}`);
+    }
+    try {
+      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const startMs = performance.now() - t0;
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    startMs,
+    rssMb: () => statusKb(pid, 'VmRSS') / 1024,
+    peakRssMb: () => statusKb(pid, 'VmHWM') / 1024,
+    async stop() {
+      if (exited !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+}

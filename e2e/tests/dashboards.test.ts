@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import {
+  type Browser,
+  launchBrowser,
+  newContext,
+  type Page,
+  type RunningServer,
+  repoRoot,
+  screenshot,
+  signIn,
+  startServer,
+} from '../src/harness.ts';
+
+/** Each demo user lands on its own dashboard and watches live widgets fed by the simulator. */
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
+    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+  server = await startServer({ SIMULATOR: 'on' });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function page(opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
+  const context = await newContext(browser, opts);
+  const p = await context.newPage();
+  p.setDefaultTimeout(20_000);
+  return p;
+}
+
+const widget = (p: Page, name: string) => p.getByRole('region', { name, exact: true });
+
+/** A table widget shows rows of live data (a header row plus at least one data row). */
+async function expectRows(p: Page, name: string) {
+  const table = widget(p, name).getByRole('table');
+  await table.waitFor();
+  await p.waitForFunction((n) => {
+    const region = [...document.querySelectorAll('section')].find(
+      (s) => s.querySelector('h2')?.textContent === n,
+    );
+    return (region?.querySelectorAll('tbody tr:not([aria-hidden])').length ?? 0) > 0;
+  }, name);
+}
+
+async function expectUpdated(p: Page, name: string) {
+  await widget(p, name)
+    .getByText(/^Updated /)
+    .waitFor();
+}
+
+async function toCosmic(p: Page) {
+  await p.getByRole('button', { name: 'Settings' }).click();
+  const settings = p.getByRole('dialog', { name: 'Settings' });
+  await settings.getByRole('switch', { name: 'Cosmic' }).check();
+  await p.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'dark');
+  await settings.getByRole('button', { name: 'Close settings' }).click();
+  await settings.waitFor({ state: 'hidden' });
+}
+
+async function shot(p: Page, name: string) {
+  // The header is sticky: a full-page shot taken scrolled would draw it mid-page.
+  await p.evaluate(() => window.scrollTo(0, 0));
+  await p.waitForTimeout(500);
+  await screenshot(p, name);
+}
+
+describe('dashboards', () => {
+  it('the agent lands on the agent dashboard with live monitoring widgets', async () => {
+    const p = await page();
+    await signIn(p, server.url, 'agent');
+    await p.waitForFunction(() => window.location.hash === '#/agent/dashboard');
+    await p.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    assert.equal(await p.getByTestId('dashboard-scope').textContent(), `Agent ${await agentId(p)}`);
+    for (const name of ['Alerts', 'Connectivity', 'Hardware issues', 'Shock alert']) {
+      await expectRows(p, name);
+      await expectUpdated(p, name);
+    }
+    // Both readings of the sites counter, padded to 3 digits.
+    const sites = widget(p, 'Sites online');
+    await sites.getByRole('group', { name: /^Sites offline \/ total: \d{3}\/\d{3}$/ }).waitFor();
+    await sites.getByRole('group', { name: /^Sites online \/ total: \d{3}\/\d{3}$/ }).waitFor();
+    // Agents see the customer and site columns of hardware issues.
+    const hw = widget(p, 'Hardware issues');
+    await hw.getByRole('columnheader', { name: 'Customer name' }).waitFor();
+    await hw.getByRole('columnheader', { name: 'Site name' }).waitFor();
+    // The clock ticks.
+    const clock = widget(p, 'Local time').getByRole('timer');
+    const first = await clock.textContent();
+    assert.match(first ?? '', /^\d{2}:\d{2}:\d{2}$/);
+    await p.waitForFunction((t) => document.querySelector('[role="timer"]')?.textContent !== t, first);
+    // Search filters the alerts table; an empty search shows all again.
+    const alerts = widget(p, 'Alerts');
+    const rowsBefore = await alerts.locator('tbody tr:not([aria-hidden])').count();
+    await alerts.getByRole('textbox', { name: 'Search Alerts' }).fill('zzzz-no-such-event');
+    await alerts.getByText('No matching rows').waitFor();
+    await alerts.getByRole('textbox', { name: 'Search Alerts' }).fill('');
+    await p.waitForFunction(
+      (n) => document.querySelectorAll('section tbody tr:not([aria-hidden])').length >= n,
+      rowsBefore,
+    );
+    assert.equal(
+      await alerts.getByRole('link', { name: 'Alert log' }).getAttribute('href'),
+      '#/agent/1/alert/log/'.replace('1', await agentId(p)),
+    );
+    await shot(p, 'dashboard-agent-light');
+    await toCosmic(p);
+    await shot(p, 'dashboard-agent-cosmic');
+    await p.context().close();
+  });
+
+  it('the company user lands on its company dashboard', async () => {
+    const p = await page();
+    await signIn(p, server.url, 'company');
+    await p.waitForFunction(() => /^#\/company\/\d+\/dashboard$/.test(window.location.hash));
+    await p.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await p.getByTestId('dashboard-scope').filter({ hasText: /\S/ }).waitFor();
+    for (const name of ['Alerts', 'Hardware issues', 'Shock alert']) {
+      await expectRows(p, name);
+    }
+    const conn = widget(p, 'Connectivity');
+    await conn.getByRole('group', { name: /^Offline: \d+$/ }).waitFor();
+    await conn.getByRole('group', { name: /^Online: \d+$/ }).waitFor();
+    await widget(p, 'Local time').getByRole('timer').waitFor();
+    await widget(p, 'Sites online')
+      .getByRole('group', { name: /Sites offline \/ total/ })
+      .waitFor();
+    // Shock site names lead to the site dashboard.
+    const siteLink = widget(p, 'Shock alert').locator('tbody a').first();
+    assert.match((await siteLink.getAttribute('href')) ?? '', /^#\/company\/\d+\/site\/\d+\/dashboard$/);
+    await shot(p, 'dashboard-company-light');
+    await toCosmic(p);
+    await shot(p, 'dashboard-company-cosmic');
+    await p.context().close();
+  });
+
+  it('the site user lands on its site dashboard with pumps and terminal telemetry', async () => {
+    const p = await page();
+    await signIn(p, server.url, 'site');
+    await p.waitForFunction(() => /^#\/company\/\d+\/site\/\d+\/dashboard$/.test(window.location.hash));
+    const pumps = widget(p, 'Pump status');
+    await pumps
+      .getByRole('button', { name: /^Pump \d+/ })
+      .first()
+      .waitFor();
+    await pumps
+      .getByRole('button', { name: /^Pump \d+/ })
+      .first()
+      .click();
+    await pumps
+      .getByText(/^\d{1,2}\/\d{1,2}\/\d{4} \d{1,2}:\d{2} /)
+      .first()
+      .waitFor();
+    for (const name of ['Terminal battery', 'Flash drive']) {
+      const w = widget(p, name);
+      await w.getByText(/^\d+%$/).waitFor();
+      const id = await w.getByTestId('terminal-id').textContent();
+      await w.getByRole('button', { name: 'Next' }).click();
+      await w.getByRole('button', { name: 'Prev' }).click();
+      assert.equal(await w.getByTestId('terminal-id').textContent(), id);
+    }
+    for (const name of ['Board temperature', 'Humidity', 'Internal temperature']) {
+      await widget(p, name).getByTestId('reading').filter({ hasText: /\d/ }).waitFor();
+    }
+    await expectRows(p, 'Alerts');
+    await shot(p, 'dashboard-site-light');
+    await toCosmic(p);
+    await shot(p, 'dashboard-site-cosmic');
+    await p.context().close();
+  });
+
+  it('every dashboard fits a 390px-wide phone', async () => {
+    for (const user of ['agent', 'company', 'site']) {
+      const p = await page({ width: 390, height: 844 });
+      await signIn(p, server.url, user);
+      await widget(p, 'Alerts').getByRole('table').waitFor();
+      await p.waitForTimeout(800);
+      const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `${user} dashboard is ${overflow}px wider than the phone`);
+      await shot(p, `dashboard-${user}-phone`);
+      await p.context().close();
+    }
+  });
+});
+
+async function agentId(p: Page): Promise<string> {
+  return p.evaluate(() => String(JSON.parse(localStorage.getItem('user') ?? '{}').agent));
+}

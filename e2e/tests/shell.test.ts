@@ -1,0 +1,327 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import {
+  type Browser,
+  launchBrowser,
+  newContext,
+  type Page,
+  type RunningServer,
+  repoRoot,
+  screenshot,
+  signIn,
+  startServer,
+} from '../src/harness.ts';
+
+/** The console shell as a new user meets it: sign-in screens, guard, frame, settings, notifications. */
+
+let server: RunningServer;
+let browser: Browser;
+
+before(async () => {
+  if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
+    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
+  }
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function page(opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
+  const context = await newContext(browser, opts);
+  const p = await context.newPage();
+  p.setDefaultTimeout(15_000);
+  return p;
+}
+
+const url = (hash: string) => `${server.url}/#${hash}`;
+
+/** Let transitions (drawers, popovers, sidebars) finish before a screenshot. */
+async function shot(p: Page, name: string) {
+  await p.waitForTimeout(400);
+  await screenshot(p, name);
+}
+
+async function waitForHash(p: Page, hash: string) {
+  await p.waitForFunction((h) => window.location.hash === h, `#${hash}`);
+}
+
+describe('sign-in screens', () => {
+  it('an empty and an unknown route go to auth/login', async () => {
+    const p = await page();
+    await p.goto(`${server.url}/`);
+    await waitForHash(p, '/auth/login');
+    await p.getByRole('heading', { name: 'Login' }).waitFor();
+    await p.goto(url('/no/such/place'));
+    await waitForHash(p, '/auth/login');
+    assert.ok(await p.getByText('Hello! Sign in with your username').isVisible());
+    assert.equal(await p.getByRole('checkbox', { name: 'Remember me' }).isChecked(), true);
+    assert.equal(await p.getByRole('button', { name: 'Sign In' }).isDisabled(), true);
+    await shot(p, 'login-light');
+    await p.context().close();
+  });
+
+  it('the language picker loads French from /assets/i18n/fr.json and remembers it', async () => {
+    const p = await page();
+    await p.goto(url('/auth/login'));
+    await p.getByRole('heading', { name: 'Login' }).waitFor();
+    const fr = p.waitForResponse((res) => res.url().includes('/assets/i18n/fr.json') && res.ok());
+    await p.getByLabel('Language').selectOption('fr');
+    await fr;
+    await p.getByRole('heading', { name: 'Connexion' }).waitFor();
+    await p.reload();
+    await p.getByRole('heading', { name: 'Connexion' }).waitFor();
+    assert.equal(await p.evaluate(() => document.documentElement.lang), 'fr');
+    await shot(p, 'login-french');
+    await p.getByLabel('Langue').selectOption('en');
+    await p.getByRole('heading', { name: 'Login' }).waitFor();
+    await p.context().close();
+  });
+
+  it('the login route stays within 170 KB of JavaScript and 30 KB of CSS, gzip', async () => {
+    const p = await page();
+    const bodies: { url: string; type: string; size: number }[] = [];
+    p.on('response', async (res) => {
+      const type = res.request().resourceType();
+      if (type !== 'script' && type !== 'stylesheet') return;
+      try {
+        bodies.push({ url: res.url(), type, size: gzipSync(await res.body()).length });
+      } catch {
+        /* redirected or aborted */
+      }
+    });
+    await p.goto(url('/auth/login'));
+    await p.getByRole('heading', { name: 'Login' }).waitFor();
+    await p.waitForLoadState('networkidle');
+    const js = bodies.filter((b) => b.type === 'script').reduce((n, b) => n + b.size, 0);
+    const css = bodies.filter((b) => b.type === 'stylesheet').reduce((n, b) => n + b.size, 0);
+    console.log(`login route: JS ${(js / 1024).toFixed(1)} KB, CSS ${(css / 1024).toFixed(1)} KB gzip`);
+    assert.ok(js <= 170 * 1024, `JS ${js} bytes`);
+    assert.ok(css <= 30 * 1024, `CSS ${css} bytes`);
+    await p.context().close();
+  });
+
+  it('register shows the validation messages of the description', async () => {
+    const p = await page();
+    await p.goto(url('/auth/register'));
+    await p.getByRole('heading', { name: 'Register' }).waitFor();
+    await p.getByLabel('Email address').fill('nope');
+    await p.getByLabel('Password', { exact: true }).click();
+    await p.getByText('Email should be the real one!').waitFor();
+    await p.getByLabel('Password', { exact: true }).fill('abc');
+    await p.getByLabel('Confirm password').click();
+    await p.getByText('Password should contains from 4 to 50 characters').waitFor();
+    await p.getByLabel('Full name').click();
+    await p.getByText('Password confirmation is required!').waitFor();
+    await p.getByLabel('Email address').fill('');
+    await p.getByText('Email is required!').waitFor();
+    await p.getByLabel('Password', { exact: true }).fill('abcd');
+    await p.getByLabel('Confirm password').fill('abce');
+    await p.getByLabel('Email address').fill('robin@example.com');
+    await p.getByRole('checkbox', { name: 'Agree to Terms & Conditions' }).check();
+    await p.getByText('Password does not match the confirm password.').waitFor();
+    assert.equal(await p.getByRole('button', { name: 'Register' }).isDisabled(), true);
+    await shot(p, 'register-validation');
+    assert.ok(await p.getByRole('link', { name: 'Sign in' }).isVisible());
+    await p.context().close();
+  });
+
+  it('request and reset password screens show their texts', async () => {
+    const p = await page();
+    await p.goto(url('/auth/request-password'));
+    await p.getByText("Enter your email adress and we'll send a link to reset your password").waitFor();
+    await p.getByLabel('Email address').fill('agent@forecourt.local');
+    await p.getByRole('button', { name: 'Request password' }).click();
+    await p.getByText('Hooray!').waitFor();
+    await shot(p, 'request-password');
+    await waitForHash(p, '/auth/login');
+    await p.goto(url('/auth/reset-password?reset_password_token=not-a-real-token'));
+    await p.getByText('Please enter a new password').waitFor();
+    await p.getByLabel('New Password').fill('newpass1');
+    await p.getByLabel('Confirm Password').fill('newpass1');
+    await p.getByRole('button', { name: 'Change password' }).click();
+    await p.getByText('Oh snap!').waitFor();
+    await shot(p, 'reset-password-error');
+    await p.context().close();
+  });
+
+  it('a wrong password ends on the login page with Oh snap!', async () => {
+    const p = await page();
+    await p.goto(url('/auth/login'));
+    await p.getByLabel('Username').fill('agent');
+    await p.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await p.getByRole('button', { name: 'Sign In' }).click();
+    await p.getByText('Oh snap!').waitFor();
+    await p.getByText('Login/Email combination is not correct, please try again.').waitFor();
+    await waitForHash(p, '/auth/login');
+    assert.equal(await p.evaluate(() => localStorage.getItem('auth_app_token')), null);
+    await shot(p, 'login-wrong-password');
+    await p.context().close();
+  });
+
+  it('a guarded URL without a session goes to auth/login', async () => {
+    const p = await page();
+    await p.goto(url('/pages/ui-features/buttons'));
+    await waitForHash(p, '/auth/login');
+    await p.context().close();
+  });
+});
+
+describe('signed in', () => {
+  it('agent: sign in, dashboard, reload keeps the session, log out', async () => {
+    const p = await page();
+    await signIn(p, server.url, 'agent');
+    await waitForHash(p, '/agent/dashboard');
+    await p.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const stored = await p.evaluate(() => ({
+      token: localStorage.getItem('auth_app_token'),
+      user: JSON.parse(localStorage.getItem('user') ?? 'null'),
+    }));
+    assert.equal(stored.token?.split('.').length, 3);
+    assert.equal(stored.user.username, 'agent');
+    await p.reload();
+    await p.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await waitForHash(p, '/agent/dashboard');
+    await p.goto(url('/auth/login'));
+    await waitForHash(p, '/agent/dashboard');
+    await p.getByRole('button', { name: 'User menu' }).click();
+    await p.getByRole('menuitem', { name: 'Log out' }).click();
+    await waitForHash(p, '/auth/login');
+    await p.getByText('You have been successfully logged out.').waitFor();
+    assert.equal(await p.evaluate(() => localStorage.getItem('auth_app_token')), null);
+    await p.goto(url('/agent/dashboard'));
+    await waitForHash(p, '/auth/login');
+    await p.context().close();
+  });
+
+  it('notifications open, list the agent alerts with their log link, and close', async () => {
+    const p = await page();
+    await signIn(p, server.url, 'agent');
+    const bell = p.getByRole('button', { name: 'Notifications' });
+    await bell.click();
+    const dialog = p.getByRole('dialog', { name: 'Notifications' });
+    await dialog.waitFor();
+    const first = dialog.getByRole('link').first();
+    await first.waitFor();
+    assert.match((await first.getAttribute('href')) ?? '', /^#\/agent\/\d+\/alert\/log$/);
+    await shot(p, 'notifications-open');
+    await dialog.getByRole('button', { name: 'Close notifications' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await p.getByRole('button', { name: 'Messages' }).click();
+    await dialog.waitFor();
+    await p.context().close();
+  });
+
+  it('theme and layout switches, kept after a reload; screenshots of both themes', async () => {
+    const p = await page();
+    await signIn(p, server.url, 'company');
+    await p.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await shot(p, 'dashboard-light');
+    await p.getByRole('button', { name: 'Settings' }).click();
+    const settings = p.getByRole('dialog', { name: 'Settings' });
+    await settings.waitFor();
+    await shot(p, 'settings-light');
+    await settings.getByRole('switch', { name: 'Cosmic' }).check();
+    await p.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'dark');
+    await settings.getByRole('radio', { name: 'Two Column' }).check();
+    assert.equal(await settings.getByRole('radio', { name: 'One Column' }).isChecked(), false);
+    await shot(p, 'settings-cosmic');
+    await settings.getByRole('button', { name: 'Close settings' }).click();
+    await settings.waitFor({ state: 'hidden' });
+    await p.getByRole('link', { name: 'Support Us' }).waitFor();
+    await shot(p, 'dashboard-cosmic-two-column');
+    await p.reload();
+    await p.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    assert.equal(await p.evaluate(() => document.documentElement.dataset.mantineColorScheme), 'dark');
+    await p.getByRole('link', { name: 'Support Us' }).waitFor();
+    await p.getByRole('button', { name: 'Settings' }).click();
+    await settings.getByRole('radio', { name: 'Right' }).check();
+    await settings.getByRole('radio', { name: 'Center Column' }).check();
+    await settings.getByRole('button', { name: 'Close settings' }).click();
+    await p.getByRole('link', { name: 'Support Us' }).waitFor({ state: 'detached' });
+    await shot(p, 'dashboard-cosmic-center-right');
+    await p.goto(url('/auth/login'));
+    await p.goto(url('/auth/logout'));
+    await waitForHash(p, '/auth/login');
+    await shot(p, 'login-cosmic');
+    await p.context().close();
+  });
+
+  it('the UI-features pages open from the menu', async () => {
+    const p = await page();
+    await signIn(p, server.url, 'site');
+    const menu = p.getByRole('navigation', { name: 'Main menu' });
+    await menu.getByRole('button', { name: 'UI Features' }).click();
+    for (const [name, heading] of [
+      ['Buttons', 'Buttons'],
+      ['Grid', 'Grid'],
+      ['Icons', 'Icons'],
+      ['Modals', 'Modals'],
+      ['Typography', 'Typography'],
+      ['Search Fields', 'Search Fields'],
+      ['Tabs', 'Tabs'],
+    ]) {
+      await menu.getByRole('link', { name }).click();
+      await p.getByRole('heading', { name: heading, level: 1 }).waitFor();
+    }
+    await menu.getByRole('link', { name: 'Search Fields' }).click();
+    await p.getByRole('heading', { name: 'Search Fields', level: 1 }).waitFor();
+    await p.getByRole('button', { name: 'Search', exact: true }).click();
+    await p.getByRole('searchbox', { name: 'Search' }).fill('pump');
+    assert.equal(await p.getByPlaceholder('Type your search request here...').count(), 1);
+    await p.waitForFunction(
+      () => document.querySelector('[data-testid="header-search-echo"]')?.textContent === 'pump',
+    );
+    await shot(p, 'ui-search-fields');
+    await menu.getByRole('link', { name: 'Modals' }).click();
+    await p.getByRole('button', { name: 'About this widget' }).click();
+    const info = p.getByRole('dialog', { name: 'Widget card with info' });
+    await info.waitFor();
+    await info.getByRole('button', { name: 'Close' }).click();
+    await info.waitFor({ state: 'hidden' });
+    await p.getByRole('button', { name: 'Show a toast' }).click();
+    await p.getByText('Toasts close after 2.5 seconds or with their close button.').waitFor();
+    await p
+      .getByText('Toasts close after 2.5 seconds or with their close button.')
+      .waitFor({ state: 'hidden', timeout: 6000 });
+    await p.context().close();
+  });
+
+  it('a 390 px phone: menu overlays and collapses after a pick', async () => {
+    const p = await page({ width: 390, height: 844 });
+    await p.goto(url('/auth/login'));
+    await p.getByRole('heading', { name: 'Login' }).waitFor();
+    await shot(p, 'phone-login');
+    await signIn(p, server.url, 'agent');
+    await p.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await shot(p, 'phone-dashboard');
+    const toggle = p.getByRole('button', { name: 'Toggle sidebar' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await toggle.click();
+    const menu = p.getByRole('navigation', { name: 'Main menu' });
+    await menu.getByRole('link', { name: 'Dashboard' }).waitFor();
+    await shot(p, 'phone-menu-open');
+    await menu.getByRole('button', { name: 'UI Features' }).click();
+    await menu.getByRole('link', { name: 'Tabs' }).click();
+    await p.waitForFunction(
+      () =>
+        document.querySelector('[aria-label="Toggle sidebar"]')?.getAttribute('aria-expanded') === 'false',
+    );
+    await p.getByRole('heading', { name: 'Tabs', level: 1 }).waitFor();
+    await p.getByRole('button', { name: 'Notifications' }).click();
+    await p.getByRole('dialog', { name: 'Notifications' }).waitFor();
+    await shot(p, 'phone-notifications');
+    await p.getByRole('button', { name: 'Close notifications' }).click();
+    await p.getByRole('button', { name: 'Settings' }).click();
+    await p.getByRole('dialog', { name: 'Settings' }).waitFor();
+    await shot(p, 'phone-settings');
+    await p.context().close();
+  });
+});

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** Runtime settings of the web app, served by `GET /api/config` (public: the sign-in page may need them). */
+export const WebConfigSchema = z.object({
+  tileUrlRoad: z
+    .string()
+    .describe(
+      'Leaflet URL template of the road map tiles (TILE_URL_ROAD), e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    ),
+  tileUrlSatellite: z.string().describe('Leaflet URL template of the satellite tiles (TILE_URL_SATELLITE)'),
+});
+export type WebConfig = z.infer<typeof WebConfigSchema>;

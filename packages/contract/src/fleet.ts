@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { BooleanQuerySchema, IsoDateTimeSchema, LimitSchema, LogQuerySchema } from './common.ts';
+
+export const CompanySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  agent_id: z.number().int().optional(),
+});
+export type Company = z.infer<typeof CompanySchema>;
+
+export const CompanyDetailSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  agent_id: z.number().int(),
+  logo: z.string().nullable().optional(),
+  sites_count: z.number().int().optional(),
+});
+export type CompanyDetail = z.infer<typeof CompanyDetailSchema>;
+
+export const SiteDetailSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  number: z.string(),
+  company_id: z.number().int(),
+  company_name: z.string().optional(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  city: z.string().nullable().optional(),
+  timezone: z.string().describe('IANA time zone of the site'),
+});
+export type SiteDetail = z.infer<typeof SiteDetailSchema>;
+
+/** Company or agent sites: status 0 offline, anything else online. */
+export const SiteStatusSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  number: z.string(),
+  status: z.number().int().describe('0 offline (no terminal online), else the number of terminals online'),
+  company_id: z.number().int().optional(),
+});
+export type SiteStatus = z.infer<typeof SiteStatusSchema>;
+
+export const TerminalSchema = z.object({
+  id: z.number().int(),
+  terminal_id: z.string().describe('The displayed terminal number'),
+  site_id: z.number().int().optional(),
+  connectivity: z.enum(['on', 'off']).optional(),
+});
+export type Terminal = z.infer<typeof TerminalSchema>;
+
+export const AlertSchema = z.object({
+  id: z.number().int(),
+  text: z.string(),
+  started_at: IsoDateTimeSchema,
+  event_type: z.number().int(),
+  created_at: IsoDateTimeSchema,
+  number: z.string().describe('Terminal number'),
+  issue: z.string().describe('Event name (text before the first colon)'),
+  customer_name: z.string(),
+  site_name: z.string(),
+  site_id: z.number().int().optional(),
+  company_id: z.number().int().optional(),
+  cursor: z.string().optional(),
+});
+export type Alert = z.infer<typeof AlertSchema>;
+
+const EVENT_TYPE_MESSAGE = 'event_type must be a whole number from 1 to 999';
+const eventTypeItem = z.coerce
+  .number({ error: EVENT_TYPE_MESSAGE })
+  .int(EVENT_TYPE_MESSAGE)
+  .min(1, EVENT_TYPE_MESSAGE)
+  .max(999, EVENT_TYPE_MESSAGE);
+
+/** `event_type` once or repeated (`?event_type=1&event_type=2`); always a list after parsing. */
+export const EventTypeListSchema = z
+  .union([eventTypeItem, z.array(eventTypeItem).max(50, 'event_type: at most 50 values')])
+  .transform((v) => (Array.isArray(v) ? v : [v]));
+
+export const ListAlertsQuerySchema = z.object({
+  limit_to: LimitSchema,
+  event_type: EventTypeListSchema.optional().describe('Repeatable; hardware issues are 1, 2, 12, 13, 14, 15'),
+  before: LogQuerySchema.shape.before,
+  q: z.string().max(200).optional().describe('Case-insensitive substring search in text, terminal and site'),
+});
+export type ListAlertsQuery = z.infer<typeof ListAlertsQuerySchema>;
+
+export const ConnectivitySchema = z.object({
+  site_id: z.number().int(),
+  title: z.string(),
+  number: z.string().describe('Terminal number'),
+  status: z.enum(['on', 'off']),
+  date: IsoDateTimeSchema.describe('When the terminal last changed state'),
+  terminal_id: z.number().int().optional(),
+});
+export type Connectivity = z.infer<typeof ConnectivitySchema>;
+
+export const ListConnectivityQuerySchema = z.object({
+  limit_to: LimitSchema,
+  offline: BooleanQuerySchema.optional(),
+});
+
+export const MapTerminalSchema = z.object({
+  terminal_id: z.string(),
+  lat: z.number(),
+  lng: z.number(),
+  marker_color: z.enum(['green', 'red', 'yellow']),
+});
+export const MapSiteSchema = z.object({
+  id: z.number().int(),
+  site_title: z.string(),
+  site_no: z.string(),
+  terminals: z.array(MapTerminalSchema),
+});
+export type MapSite = z.infer<typeof MapSiteSchema>;
+
+export const SiteMapTerminalSchema = z.object({
+  id: z.number().int(),
+  terminal_id: z.string(),
+  lat: z.number(),
+  lng: z.number(),
+  connectivity: z.string(),
+});
+export type SiteMapTerminal = z.infer<typeof SiteMapTerminalSchema>;
+
+export const TimeZoneSchema = z.object({
+  title: z.string(),
+  area: z.string(),
+  tz_title: z.string(),
+  tz: z.number().describe('Current offset from UTC in hours'),
+  iana: z.string().describe('IANA zone name; lets the clock follow daylight saving'),
+});
+export type TimeZone = z.infer<typeof TimeZoneSchema>;

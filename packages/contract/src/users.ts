@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { CompanyRefSchema, SiteRefSchema } from './common.ts';
+import { confirmPasswordField, emailField, fullNameField, MESSAGES, passwordField } from './validation.ts';
+
+export const CurrentUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  avatar: z.string().nullable().describe('Path relative to the API base address'),
+  picture: z.string().nullable(),
+  agent: z.number().int().positive().nullable().describe('Agent id (> 0) or null'),
+  companies: z
+    .array(CompanyRefSchema)
+    .describe(
+      'Companies the user reaches as a whole: for an agent every company of the agent, else the companies linked to the user',
+    ),
+  sites: z
+    .array(SiteRefSchema)
+    .describe(
+      "Sites linked to the user itself (a site user's sites). Sites reached through an agent or a company are listed by GET /api/user/sites/. Notifications follow agent, else companies[0], else sites[0].",
+    ),
+});
+export type CurrentUser = z.infer<typeof CurrentUserSchema>;
+
+export type UserKind = 'agent' | 'company' | 'site' | 'none';
+/** Precedence: agent, then company, then site. */
+export function userKind(
+  user: Pick<CurrentUser, 'agent' | 'companies' | 'sites'> | null | undefined,
+): UserKind {
+  if (!user) return 'none';
+  if (typeof user.agent === 'number' && user.agent > 0) return 'agent';
+  if (user.companies?.length) return 'company';
+  if (user.sites?.length) return 'site';
+  return 'none';
+}
+
+/** Largest uploaded avatar image, decoded. */
+export const AVATAR_MAX_BYTES = 512 * 1024;
+export const AVATAR_DATA_URL = /^data:image\/(png|jpeg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$/;
+const AVATAR_PATH = /^(\/|https?:\/\/)[^\s"'<>\\]{0,500}$/;
+export const AVATAR_TEXTS = {
+  invalid: 'Avatar must be a PNG, JPEG, GIF or WebP image as a data URL, or a path starting with /.',
+  tooLarge: `Avatar image is too large (at most ${AVATAR_MAX_BYTES / 1024} KB).`,
+} as const;
+
+export const AvatarSchema = z
+  .string({ error: AVATAR_TEXTS.invalid })
+  .trim()
+  .refine((v) => v === '' || AVATAR_DATA_URL.test(v) || AVATAR_PATH.test(v), AVATAR_TEXTS.invalid)
+  .refine(
+    (v) => !v.startsWith('data:') || Math.floor((v.length - v.indexOf(',') - 1) * 0.75) <= AVATAR_MAX_BYTES,
+    AVATAR_TEXTS.tooLarge,
+  )
+  .nullable()
+  .describe(
+    'An image as a data URL (stored, then served from /api/user/avatar/{id}/), a path, or null/"" to remove it',
+  );
+
+/** Unknown fields (e.g. the whole stored user sent back) are ignored. */
+export const UpdateProfileSchema = z.object({
+  name: fullNameField.optional(),
+  fullName: fullNameField.optional().describe('Same as name; wins when both are given'),
+  email: emailField.optional().describe('Must not belong to another user'),
+  avatar: AvatarSchema.optional(),
+});
+export type UpdateProfile = z.infer<typeof UpdateProfileSchema>;
+
+/** Server messages of the profile. */
+export const PROFILE_TEXTS = {
+  updated: 'Your profile has been successfully updated.',
+  emailTaken: 'A user with this email address already exists.',
+  oldPasswordWrong: 'Old password is not correct.',
+} as const;
+
+/**
+ * The caller is already signed in, so the old password is optional (older clients do not send it);
+ * when given it must be right. Answers a fresh token: older tokens of the user stop working.
+ */
+export const ChangePasswordSchema = z
+  .object({
+    old_password: z.string().optional().describe('Optional; checked when given'),
+    oldPassword: z.string().optional().describe('Same as old_password'),
+    password: passwordField,
+    confirmPassword: confirmPasswordField,
+  })
+  .refine((v) => v.password === v.confirmPassword, {
+    path: ['confirmPassword'],
+    message: MESSAGES.confirmMismatch,
+  });
+export type ChangePassword = z.infer<typeof ChangePasswordSchema>;
+
+export const UserSitesResponseSchema = z.array(SiteRefSchema);

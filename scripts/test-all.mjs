@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// Runs every suite of the workspace and ends with one line: `N passed, N failed`.
+// Usage: node scripts/test-all.mjs [suite ...]   (suites: contract server simulator web e2e)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'forecourt-tests-'));
+const wanted = process.argv.slice(2);
+const all = ['contract', 'server', 'simulator', 'web', 'e2e'];
+const suites = wanted.length ? wanted : all;
+
+function run(cmd, args, opts = {}) {
+  console.log(
+    `\n$ ${cmd} ${args.join(' ')}${opts.cwd ? `   (in ${path.relative(root, opts.cwd) || '.'})` : ''}`,
+  );
+  const r = spawnSync(cmd, args, {
+    stdio: 'inherit',
+    cwd: root,
+    ...opts,
+    env: { ...process.env, ...opts.env },
+  });
+  return r.status ?? 1;
+}
+
+function ensureInstalled() {
+  if (existsSync(path.join(root, 'node_modules', '.package-lock.json'))) return;
+  if (run('npm', ['ci', '--no-audit', '--no-fund']) !== 0) {
+    console.error('npm ci failed');
+    process.exit(1);
+  }
+}
+
+function ensureChromium() {
+  if (existsSync('/usr/bin/chromium')) return true;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot || !existsSync('/usr/bin/apt-get')) {
+    console.warn(
+      'Chromium is missing and cannot be installed here (needs root and apt-get): skipping browser tests.',
+    );
+    return false;
+  }
+  run('apt-get', ['update', '-qq']);
+  return (
+    run('apt-get', ['install', '-y', '-qq', 'chromium'], { env: { DEBIAN_FRONTEND: 'noninteractive' } }) === 0
+  );
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function vitest(name, dir) {
+  const cwd = path.join(root, dir);
+  const hasTests = spawnSync(
+    'bash',
+    ['-c', `ls -R ${cwd} 2>/dev/null | grep -E '\\.test\\.tsx?$' | head -1`],
+    {
+      encoding: 'utf8',
+    },
+  ).stdout.trim();
+  if (!hasTests) {
+    lines.push(`${name}: no tests`);
+    return;
+  }
+  const out = path.join(tmp, `${name}.json`);
+  const status = run(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+    {
+      cwd,
+    },
+  );
+  if (!existsSync(out)) {
+    totals.failed += 1;
+    lines.push(`${name}: did not report (exit ${status})`);
+    return;
+  }
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  const failedSuites = report.testResults.filter(
+    (f) => f.status === 'failed' && f.assertionResults.length === 0,
+  ).length;
+  const passed = report.numPassedTests;
+  const failed = report.numFailedTests + failedSuites;
+  const skipped = report.numPendingTests + report.numTodoTests;
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  lines.push(`${name}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+}
+
+function nodeTest(name, dir, testDir) {
+  const cwd = path.join(root, dir);
+  const tap = path.join(tmp, `${name}.tap`);
+  // Node 20's test runner does not expand globs: list the files here.
+  const files = readdirSync(path.join(cwd, testDir))
+    .filter((f) => f.endsWith('.test.ts'))
+    .sort()
+    .map((f) => path.join(testDir, f));
+  if (files.length === 0) {
+    lines.push(`${name}: no tests`);
+    return;
+  }
+  run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=1',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    { cwd },
+  );
+  const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
+  const num = (k) => Number((new RegExp(`^# ${k} (\\d+)`, 'm').exec(text) ?? [])[1] ?? 0);
+  const passed = num('pass');
+  const failed = num('fail') + num('cancelled') + (text ? 0 : 1);
+  const skipped = num('skipped') + num('todo');
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  lines.push(`${name}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+}
+
+ensureInstalled();
+for (const suite of suites) {
+  if (suite === 'contract') vitest('contract', 'packages/contract');
+  else if (suite === 'server') vitest('server', 'apps/server');
+  else if (suite === 'simulator') vitest('simulator', 'apps/simulator');
+  else if (suite === 'web') vitest('web', 'apps/web');
+  else if (suite === 'e2e') {
+    if (!ensureChromium()) {
+      lines.push('e2e: skipped (no chromium)');
+      continue;
+    }
+    if (run('npm', ['run', 'build', '-w', 'apps/web']) !== 0) {
+      totals.failed += 1;
+      lines.push('e2e: web build failed');
+      continue;
+    }
+    nodeTest('e2e', 'e2e', 'tests');
+  } else {
+    console.error(`unknown suite ${suite}; one of ${all.join(', ')}`);
+    process.exit(2);
+  }
+}
+rmSync(tmp, { recursive: true, force: true });
+console.log('\nSummary');
+for (const l of lines) console.log(`  ${l}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);
