@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadEnv } from './env.ts';
+
+function failure(env: NodeJS.ProcessEnv): string {
+  try {
+    loadEnv(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('loadEnv', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const env = loadEnv({});
+    expect(env.PORT).toBe(8080);
+    expect(env.DATA_DIR).toBe('./data');
+    expect(env.SEED).toBe('demo');
+    expect(env.SIMULATOR).toBe(true);
+    expect(env.POLL_CACHE_MS).toBe(2000);
+    expect(env.CONNECTIVITY_TIMEOUT).toBe(300);
+    expect(env.REGISTRATION).toBe('open');
+    expect(env.AUTH_HEADER).toBe('Authorization');
+  });
+
+  it('reads POLL_CACHE_MS from 0 (no sharing) to 12500', () => {
+    expect(loadEnv({ POLL_CACHE_MS: '0' }).POLL_CACHE_MS).toBe(0);
+    expect(loadEnv({ POLL_CACHE_MS: '10000' }).POLL_CACHE_MS).toBe(10_000);
+    for (const bad of ['-1', '12501', '1.5', 'soon']) {
+      const message = failure({ POLL_CACHE_MS: bad });
+      expect(message).toContain('POLL_CACHE_MS');
+      expect(message).toContain('0 to 12500');
+      expect(message).toContain(JSON.stringify(bad));
+    }
+  });
+
+  it('names every bad variable on one line', () => {
+    const message = failure({ PORT: '70000', SEED: 'lots', CONNECTIVITY_TIMEOUT: 'soon' });
+    expect(message.split('\n')).toHaveLength(1);
+    expect(message).toContain('PORT: must be a port number from 0 to 65535 (got "70000")');
+    expect(message).toContain('SEED: must be demo, none or large (got "lots")');
+    expect(message).toContain('CONNECTIVITY_TIMEOUT must be a duration like 300, 90s, 5m or 1h');
+  });
+
+  it('reads durations with units', () => {
+    expect(loadEnv({ CONNECTIVITY_TIMEOUT: '90s' }).CONNECTIVITY_TIMEOUT).toBe(90);
+    expect(loadEnv({ CONNECTIVITY_TIMEOUT: '5m' }).CONNECTIVITY_TIMEOUT).toBe(300);
+    expect(loadEnv({ CONNECTIVITY_TIMEOUT: '1500ms' }).CONNECTIVITY_TIMEOUT).toBe(1.5);
+    expect(failure({ CONNECTIVITY_TIMEOUT: '0' })).toContain('CONNECTIVITY_TIMEOUT must be greater than 0');
+  });
+
+  it('wants the Zendesk variables together', () => {
+    expect(failure({ ZENDESK_SUBDOMAIN: 'acme' })).toContain('must be set together');
+    const env = loadEnv({ ZENDESK_SUBDOMAIN: 'acme', ZENDESK_EMAIL: 'a@b.c', ZENDESK_TOKEN: 't' });
+    expect(env.ZENDESK_SUBDOMAIN).toBe('acme');
+  });
+
+  it('accepts only PostgreSQL URLs for DATABASE_URL', () => {
+    expect(failure({ DATABASE_URL: 'mysql://x' })).toContain('DATABASE_URL: must be a URL starting with postgres:');
+    expect(loadEnv({ DATABASE_URL: 'postgres://127.0.0.1/test' }).DATABASE_URL).toBe('postgres://127.0.0.1/test');
+  });
+});
