@@ -1,15 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import type { PostgresTemplate } from './db-template.ts';
 
 /**
  * The server as `npm start` runs it, as a process: a bad setting stops it with one line naming the
  * variable; SIGTERM stops it cleanly; a restart on the same embedded database keeps the data and does not
- * seed again. Run once (on PGlite), not per database project.
+ * seed again — on PGlite in the pglite project, on a fresh PostgreSQL database (`DATABASE_URL`) in the
+ * postgres one.
  */
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDirs: string[] = [];
@@ -17,6 +21,16 @@ const dataDirs: string[] = [];
 afterAll(() => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
 });
+
+async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -133,5 +147,47 @@ describe.skipIf(process.env.FC_TEST_DB !== 'pglite')('the server process', () =>
     second.child.kill('SIGINT');
     expect(await second.exited).toBe(0);
     expect(second.stderr()).toBe('');
+  }, 240_000);
+});
+
+const postgres = process.env.FC_TEST_DB === 'postgres' ? inject('postgresTemplate') : '';
+
+describe.skipIf(!postgres)('the server process on PostgreSQL', () => {
+  it('seeds an empty database once, stops cleanly and keeps the data on a restart', async () => {
+    const { adminUrl } = JSON.parse(postgres) as PostgresTemplate;
+    const name = `forecourt_test_${randomBytes(6).toString('hex')}`;
+    await adminQuery(adminUrl, `create database "${name}"`);
+    const databaseUrl = new URL(adminUrl);
+    databaseUrl.pathname = `/${name}`;
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-process-'));
+    dataDirs.push(dataDir);
+    try {
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const env = {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        SEED: 'demo',
+        DATABASE_URL: databaseUrl.toString(),
+      };
+
+      const first = start(env);
+      await waitForHealth(url, first);
+      expect(seededOf(first.stdout())).toBe('demo');
+      const companies = await agentCount(url);
+      expect(companies).toBeGreaterThan(0);
+      first.child.kill('SIGINT');
+      expect(await first.exited).toBe(0);
+
+      const second = start(env);
+      await waitForHealth(url, second);
+      expect(seededOf(second.stdout())).toBe('kept:demo');
+      expect(await agentCount(url)).toBe(companies);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+      expect(second.stderr()).toBe('');
+    } finally {
+      await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
+    }
   }, 240_000);
 });
