@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -98,6 +100,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
+  });
+  // Responses of 1 KB or more are compressed when the client accepts it (static files, logs, CSV, the
+  // OpenAPI document); polled snapshots bring their own shared gzip (see sendSnapshot), so N operators
+  // cost one compression. Request bodies sent with Content-Encoding gzip/deflate/br are inflated.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip', 'deflate'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
   });
   // Per-route limits only (config.rateLimit or app.createRateLimit); nothing is limited by default.
   await app.register(rateLimit, { global: false });

@@ -28,7 +28,7 @@ export interface TestApp {
 /** The real app on a fresh demo-seeded database (PGlite, or PostgreSQL in the postgres project). */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  opts: { logger?: BuildOptions['logger'] } = {},
+  opts: { logger?: BuildOptions['logger']; webRoot?: string | null } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(
     testDbKind,
@@ -40,7 +40,7 @@ export async function buildTestApp(
     config,
     database,
     jwtSecret: TEST_JWT_SECRET,
-    webRoot: null,
+    webRoot: opts.webRoot ?? null,
     logger: opts.logger,
   });
   await app.ready();

@@ -57,7 +57,11 @@ describe('loadEnv', () => {
   });
 
   it('accepts only PostgreSQL URLs for DATABASE_URL', () => {
-    expect(failure({ DATABASE_URL: 'mysql://x' })).toContain('DATABASE_URL: must be a URL starting with postgres:');
-    expect(loadEnv({ DATABASE_URL: 'postgres://127.0.0.1/test' }).DATABASE_URL).toBe('postgres://127.0.0.1/test');
+    expect(failure({ DATABASE_URL: 'mysql://x' })).toContain(
+      'DATABASE_URL: must be a URL starting with postgres:',
+    );
+    expect(loadEnv({ DATABASE_URL: 'postgres://127.0.0.1/test' }).DATABASE_URL).toBe(
+      'postgres://127.0.0.1/test',
+    );
   });
 });

@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import { negotiate } from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Location } from '../repositories/org-repository.ts';
@@ -10,7 +13,13 @@ export interface Snapshot {
   contentType: string;
   /** Extra headers of the answer (e.g. the next-page cursor of a log). */
   headers: Record<string, string>;
+  /** The body gzipped, made once on the first request that accepts gzip and shared by every caller. */
+  gzipped?: Promise<Buffer | null>;
 }
+
+const gzipAsync = promisify(gzip);
+/** Smaller bodies are sent as they are: gzip would save too little to pay for itself. */
+export const GZIP_MIN_BYTES = 1024;
 
 export interface SnapshotCacheOptions {
   /** How long a snapshot is served after it was built (ms); each entry adds up to 25 % jitter. */
@@ -178,15 +187,34 @@ export function etagMatches(header: string | string[] | undefined, etag: string)
   });
 }
 
-/** Sends a snapshot: 304 when the caller already holds it, else the body, with its ETag either way. */
-export function sendSnapshot(request: FastifyRequest, reply: FastifyReply, snap: Snapshot) {
+/** True when the request's Accept-Encoding takes gzip (`gzip;q=0` refuses it). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  if (!header) return false;
+  const text = Array.isArray(header) ? header.join(',') : header;
+  return negotiate(text, ['gzip']) === 'gzip';
+}
+
+/**
+ * Sends a snapshot: 304 when the caller already holds it, else the body, with its ETag either way. A body
+ * of 1 KB or more goes gzipped to a client that accepts it; the gzip is made once per snapshot (in the
+ * thread pool, off the event loop) and shared by every caller, so the ETag names the same entity in
+ * both encodings.
+ */
+export async function sendSnapshot(request: FastifyRequest, reply: FastifyReply, snap: Snapshot) {
   reply.header('etag', snap.etag);
   reply.header('cache-control', 'private, no-cache');
+  reply.header('vary', 'accept-encoding');
   for (const [k, v] of Object.entries(snap.headers)) reply.header(k, v);
   if (etagMatches(request.headers['if-none-match'], snap.etag)) {
     return reply.code(304).send();
   }
-  return reply.type(snap.contentType).send(snap.body);
+  reply.type(snap.contentType);
+  if (snap.body.length >= GZIP_MIN_BYTES && acceptsGzip(request.headers['accept-encoding'])) {
+    snap.gzipped ??= gzipAsync(snap.body).catch(() => null);
+    const gzipped = await snap.gzipped;
+    if (gzipped) return reply.header('content-encoding', 'gzip').send(gzipped);
+  }
+  return reply.send(snap.body);
 }
 
 declare module 'fastify' {
