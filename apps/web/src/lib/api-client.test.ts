@@ -76,4 +76,63 @@ describe('api client', () => {
       apiUrl('/api/alerts/agent/1/', { event_type: [1, 2, 12], limit_to: 10, offline: undefined, q: '' }),
     ).toBe('/api/alerts/agent/1/?event_type=1&event_type=2&event_type=12&limit_to=10');
   });
+
+  it('sends If-None-Match with the last ETag and reuses the parsed answer on a 304, without parsing again', async () => {
+    setToken(fakeJwt());
+    let parses = 0;
+    const schema = z.array(z.object({ id: z.number() })).transform((v) => {
+      parses++;
+      return v;
+    });
+    let version = 1;
+    const api$ = mockFetch({
+      'GET /api/agent/1/map/terminals/': (req) => {
+        const etag = `"v${version}"`;
+        if (req.headers.get('If-None-Match') === etag) return { status: 304, headers: { etag } };
+        return { status: 200, body: [{ id: version }], headers: { etag } };
+      },
+    });
+    const first = await api.get('/api/agent/1/map/terminals/', { schema });
+    expect(first).toEqual([{ id: 1 }]);
+    expect(api$.calls[0].headers.get('If-None-Match')).toBeNull();
+
+    const second = await api.get('/api/agent/1/map/terminals/', { schema });
+    expect(api$.calls[1].headers.get('If-None-Match')).toBe('"v1"');
+    expect(second).toBe(first);
+    expect(parses).toBe(1);
+
+    version = 2;
+    const third = await api.get('/api/agent/1/map/terminals/', { schema });
+    expect(third).toEqual([{ id: 2 }]);
+    expect(parses).toBe(2);
+    await api.get('/api/agent/1/map/terminals/', { schema });
+    expect(api$.calls[3].headers.get('If-None-Match')).toBe('"v2"');
+    expect(parses).toBe(2);
+  });
+
+  it('keeps remembered answers per token and URL, and forgets them on sign-out', async () => {
+    const schema = z.object({ n: z.number() });
+    const api$ = mockFetch({
+      'GET /api/alerts/agent/1/': { status: 200, body: { n: 1 }, headers: { etag: '"a"' } },
+      'GET /api/user/': json({ ok: 1 }),
+    });
+    setToken(fakeJwt({ sub: '1' }));
+    await api.get('/api/alerts/agent/1/', { schema });
+    await api.get('/api/alerts/agent/1/', { schema, query: { limit_to: 5 } });
+    expect(api$.calls[1].headers.get('If-None-Match')).toBeNull();
+    await api.get('/api/user/');
+    await api.get('/api/user/');
+    expect(api$.calls[3].headers.get('If-None-Match')).toBeNull();
+
+    setToken(fakeJwt({ sub: '2' }));
+    await api.get('/api/alerts/agent/1/', { schema });
+    expect(api$.calls[4].headers.get('If-None-Match')).toBeNull();
+    await api.get('/api/alerts/agent/1/', { schema });
+    expect(api$.calls[5].headers.get('If-None-Match')).toBe('"a"');
+
+    clearSession();
+    setToken(fakeJwt({ sub: '2' }));
+    await api.get('/api/alerts/agent/1/', { schema });
+    expect(api$.calls[6].headers.get('If-None-Match')).toBeNull();
+  });
 });

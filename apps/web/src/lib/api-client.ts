@@ -111,9 +111,39 @@ async function readBody(response: Response): Promise<unknown> {
   return text;
 }
 
+/**
+ * The last parsed answer of each checked GET (per token and URL) with its ETag. The next request of the
+ * same URL sends `If-None-Match`; a 304 then hands back the very same value, so an unchanged poll costs
+ * no JSON parse, no schema check and no re-render (the polled map of thousands of terminals).
+ */
+const lastAnswers = new Map<string, { etag: string; value: unknown }>();
+const LAST_ANSWERS_MAX = 200;
+
+/** Forget every remembered answer (sign-out, tests). */
+export function forgetAnswers() {
+  lastAnswers.clear();
+}
+
+// Signing out forgets them all.
+sessionStore.subscribe(() => {
+  if (!sessionStore.get().token) lastAnswers.clear();
+});
+
+function rememberAnswer(key: string, etag: string, value: unknown) {
+  lastAnswers.delete(key);
+  lastAnswers.set(key, { etag, value });
+  if (lastAnswers.size > LAST_ANSWERS_MAX) {
+    const oldest = lastAnswers.keys().next().value;
+    if (oldest !== undefined) lastAnswers.delete(oldest);
+  }
+}
+
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const { method = 'GET', body, query, schema, signal, headers, handleUnauthorized = true } = options;
   const token = sessionStore.get().token;
+  const url = apiUrl(path, query);
+  const answerKey = method === 'GET' && schema ? `${token}\n${url}` : null;
+  const last = answerKey ? lastAnswers.get(answerKey) : undefined;
   const init: RequestInit = {
     method,
     signal,
@@ -121,6 +151,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       Accept: 'application/json',
       ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
       ...authHeaders(token),
+      ...(last ? { 'If-None-Match': last.etag } : {}),
       ...headers,
     },
     body: body !== undefined ? JSON.stringify(body) : undefined,
@@ -128,12 +159,16 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
 
   let response: Response;
   try {
-    response = await fetch(apiUrl(path, query), init);
+    response = await fetch(url, init);
   } catch (error) {
     if ((error as Error)?.name === 'AbortError') throw error;
     throw new ApiError({ status: 0, kind: 'network', errors: [], message: (error as Error)?.message });
   }
 
+  if (response.status === 304 && last && answerKey) {
+    rememberAnswer(answerKey, last.etag, last.value);
+    return last.value as T;
+  }
   const payload = await readBody(response);
   if (!response.ok) {
     if (response.status === 401 && handleUnauthorized && token) {
@@ -157,6 +192,11 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       body: payload,
       message: `Unexpected response from ${path}: ${parsed.error.issues[0]?.message ?? 'invalid shape'}`,
     });
+  }
+  const etag = response.headers.get('etag');
+  if (answerKey) {
+    if (etag) rememberAnswer(answerKey, etag, parsed.data);
+    else lastAnswers.delete(answerKey);
   }
   return parsed.data;
 }
