@@ -308,6 +308,21 @@ describe('signed in', () => {
     const menu = p.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('link', { name: 'Dashboard' }).waitFor();
     await shot(p, 'phone-menu-open');
+    // The open menu covers the dashboard's map entirely: nothing of Leaflet (its attribution sits at z-index
+    // 1000 by default) may paint above the menu and take a tap meant for it.
+    await p.locator('.leaflet-control-attribution').first().waitFor({ state: 'attached' });
+    const onTop = await menu.evaluate((nav) => {
+      const attribution = document.querySelector('.leaflet-control-attribution');
+      if (!attribution) return 'no attribution';
+      const r = attribution.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      if (y < 0 || y > window.innerHeight) return `attribution off screen at y=${Math.round(y)}`;
+      const top = document.elementFromPoint(x, y);
+      const panel = nav.closest('.mantine-AppShell-navbar') ?? nav;
+      return top && panel.contains(top) ? 'menu' : `${top?.tagName}.${top?.className}`;
+    });
+    assert.equal(onTop, 'menu');
     await menu.getByRole('button', { name: 'UI Features' }).click();
     await menu.getByRole('link', { name: 'Tabs' }).click();
     await p.waitForFunction(
