@@ -1,11 +1,12 @@
 /// <reference lib="dom" />
 // (page.evaluate callbacks run in the browser)
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page, type Route } from 'playwright-core';
 import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
@@ -150,9 +151,7 @@ function connectivityRows(n: number) {
 async function tableFigures(browser: Browser, url: string, session: Session, rows: number) {
   const page = await newPage(browser, session);
   const body = JSON.stringify(connectivityRows(rows));
-  await page.route(/\/api\/agent\/\d+\/connectivity\//, (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body }),
-  );
+  await page.route(/\/api\/agent\/\d+\/connectivity\//, (route) => answerWithEtag(route, body));
   // Mark the frame where the first rows are in the DOM.
   await page.addInitScript(() => {
     const check = () => {
@@ -260,12 +259,18 @@ function mapSites(terminals: number) {
   return sites;
 }
 
+/** Answers as the server does: the body with its ETag, or 304 when the page already holds it. */
+function answerWithEtag(route: Route, body: string) {
+  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+  if (route.request().headers()['if-none-match'] === etag)
+    return route.fulfill({ status: 304, headers: { etag } });
+  return route.fulfill({ status: 200, contentType: 'application/json', headers: { etag }, body });
+}
+
 async function mapFigures(browser: Browser, url: string, session: Session, terminals: number) {
   const page = await newPage(browser, session);
   const body = JSON.stringify(mapSites(terminals));
-  await page.route(/\/api\/agent\/\d+\/map\/terminals\//, (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body }),
-  );
+  await page.route(/\/api\/agent\/\d+\/map\/terminals\//, (route) => answerWithEtag(route, body));
   await page.addInitScript(() => {
     (window as unknown as { __longTasks: number[] }).__longTasks = [];
     new PerformanceObserver((list) => {
