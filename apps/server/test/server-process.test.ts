@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,17 +29,6 @@ async function adminQuery(adminUrl: string, sql: string): Promise<void> {
   } finally {
     await admin.end();
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 interface Run {
@@ -76,27 +64,25 @@ function start(env: Record<string, string>): Run {
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
-async function waitForHealth(url: string, run: Run): Promise<void> {
+/**
+ * Waits for the server's start line (it listens on PORT=0, so the line tells where) and returns its
+ * address and `seeded` field.
+ */
+async function started(run: Run): Promise<{ url: string; seeded?: string }> {
   const end = Date.now() + 90_000;
   while (Date.now() < end) {
-    if (run.child.exitCode !== null) throw new Error(`server exited: ${run.stderr()}${run.stdout()}`);
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return;
-    } catch {
-      /* not up yet */
+    const line = run
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('Forecourt is serving'));
+    if (line) {
+      const { address, seeded } = JSON.parse(line) as { address: string; seeded?: string };
+      return { url: address, seeded };
     }
+    if (run.child.exitCode !== null) throw new Error(`server exited: ${run.stderr()}${run.stdout()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error('server did not answer /api/health in time');
-}
-
-/** The `seeded` field of the server's start line. */
-function seededOf(stdout: string): string | undefined {
-  for (const line of stdout.split('\n')) {
-    if (!line.includes('Forecourt is serving')) continue;
-    return (JSON.parse(line) as { seeded?: string }).seeded;
-  }
-  return undefined;
+  throw new Error('server did not start in time');
 }
 
 async function agentCount(url: string): Promise<number> {
@@ -110,6 +96,28 @@ async function agentCount(url: string): Promise<number> {
   const user = await fetch(`${url}/api/user/`, { headers: { Authorization: `JWT ${token}` } });
   expect(user.status).toBe(200);
   return ((await user.json()) as { companies: unknown[] }).companies.length;
+}
+
+/**
+ * Starts the server on a new database, stops it with the first signal, starts it again on the same data
+ * and stops it with the second: both stops exit 0, the second start keeps the data and does not seed.
+ */
+async function restartKeepsData(env: Record<string, string>, signals: [NodeJS.Signals, NodeJS.Signals]) {
+  const first = start({ ...env, PORT: '0', SEED: 'demo' });
+  const up = await started(first);
+  expect(up.seeded).toBe('demo');
+  const companies = await agentCount(up.url);
+  expect(companies).toBeGreaterThan(0);
+  first.child.kill(signals[0]);
+  expect(await first.exited).toBe(0);
+
+  const second = start({ ...env, PORT: '0', SEED: 'demo' });
+  const again = await started(second);
+  expect(again.seeded).toBe('kept:demo');
+  expect(await agentCount(again.url)).toBe(companies);
+  second.child.kill(signals[1]);
+  expect(await second.exited).toBe(0);
+  expect(second.stderr()).toBe('');
 }
 
 describe.skipIf(process.env.FC_TEST_DB !== 'pglite')('the server process', () => {
@@ -129,24 +137,7 @@ describe.skipIf(process.env.FC_TEST_DB !== 'pglite')('the server process', () =>
   it('stops cleanly on SIGTERM and SIGINT, and a restart keeps the data without seeding again', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-process-'));
     dataDirs.push(dataDir);
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-
-    const first = start({ PORT: String(port), DATA_DIR: dataDir, SEED: 'demo' });
-    await waitForHealth(url, first);
-    expect(seededOf(first.stdout())).toBe('demo');
-    const companies = await agentCount(url);
-    expect(companies).toBeGreaterThan(0);
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
-
-    const second = start({ PORT: String(port), DATA_DIR: dataDir, SEED: 'demo' });
-    await waitForHealth(url, second);
-    expect(seededOf(second.stdout())).toBe('kept:demo');
-    expect(await agentCount(url)).toBe(companies);
-    second.child.kill('SIGINT');
-    expect(await second.exited).toBe(0);
-    expect(second.stderr()).toBe('');
+    await restartKeepsData({ DATA_DIR: dataDir }, ['SIGTERM', 'SIGINT']);
   }, 240_000);
 });
 
@@ -162,30 +153,10 @@ describe.skipIf(!postgres)('the server process on PostgreSQL', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-process-'));
     dataDirs.push(dataDir);
     try {
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const env = {
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        SEED: 'demo',
-        DATABASE_URL: databaseUrl.toString(),
-      };
-
-      const first = start(env);
-      await waitForHealth(url, first);
-      expect(seededOf(first.stdout())).toBe('demo');
-      const companies = await agentCount(url);
-      expect(companies).toBeGreaterThan(0);
-      first.child.kill('SIGINT');
-      expect(await first.exited).toBe(0);
-
-      const second = start(env);
-      await waitForHealth(url, second);
-      expect(seededOf(second.stdout())).toBe('kept:demo');
-      expect(await agentCount(url)).toBe(companies);
-      second.child.kill('SIGTERM');
-      expect(await second.exited).toBe(0);
-      expect(second.stderr()).toBe('');
+      await restartKeepsData({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl.toString() }, [
+        'SIGINT',
+        'SIGTERM',
+      ]);
     } finally {
       await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`);
     }
