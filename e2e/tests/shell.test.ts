@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import type { Locator } from 'playwright-core';
 import {
   type Browser,
   launchBrowser,
@@ -47,6 +48,16 @@ const url = (hash: string) => `${server.url}/#${hash}`;
 async function shot(p: Page, name: string) {
   await p.waitForTimeout(400);
   await screenshot(p, name);
+}
+
+/**
+ * Waits for the menu's transitions (a group opening over 200 ms) to end, so a click is aimed where a link has
+ * settled rather than where it was mid-way.
+ */
+async function settled(menu: Locator) {
+  await menu.evaluate((nav) =>
+    Promise.all(nav.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
+  );
 }
 
 async function waitForHash(p: Page, hash: string) {
@@ -259,6 +270,7 @@ describe('signed in', () => {
     await signIn(p, server.url, 'site');
     const menu = p.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('button', { name: 'UI Features' }).click();
+    await settled(menu);
     for (const [name, heading] of [
       ['Buttons', 'Buttons'],
       ['Grid', 'Grid'],
@@ -324,6 +336,7 @@ describe('signed in', () => {
     });
     assert.equal(onTop, 'menu');
     await menu.getByRole('button', { name: 'UI Features' }).click();
+    await settled(menu);
     await menu.getByRole('link', { name: 'Tabs' }).click();
     await p.waitForFunction(
       () =>
