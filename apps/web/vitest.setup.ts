@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 import { authFlashStore } from './src/lib/auth/auth-service.ts';
 import { clearSession } from './src/lib/auth/session.ts';
@@ -30,6 +30,10 @@ if (!('ResizeObserver' in window)) {
 }
 if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
 window.HTMLElement.prototype.scrollTo ??= () => {};
+
+// findBy*/waitFor wait for an outcome, they do not time it: on a shared 2-core CI machine a lazy
+// route's first import can take seconds, so the default 1 s would fail correct code.
+configure({ asyncUtilTimeout: 5000 });
 
 (globalThis as Record<string, unknown>).__I18N_VERSION__ = 'test';
 (globalThis as Record<string, unknown>).__I18N_LANGUAGES__ = ['en', 'fr'];

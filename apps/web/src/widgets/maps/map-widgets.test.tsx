@@ -45,7 +45,7 @@ describe('CompanyMapWidget', () => {
     const cluster = await within(card).findByRole(
       'button',
       { name: '2 terminals, worst state: offline' },
-      { timeout: 5000 },
+      { timeout: 10_000 },
     );
     expect(cluster).toHaveClass('fc-cluster', 'fc-marker-red');
     expect(cluster).toHaveTextContent('2');
@@ -56,7 +56,7 @@ describe('CompanyMapWidget', () => {
       await within(card).findByRole(
         'button',
         { name: 'Leeds Road (0101), terminal 0101-2: offline' },
-        { timeout: 5000 },
+        { timeout: 10_000 },
       ),
     ).toHaveClass('fc-marker-red');
     expect(
@@ -79,9 +79,9 @@ describe('CompanyMapWidget', () => {
     renderWithProviders(<CompanyMapWidget scope="agent" id={7} />);
     // The settings are asked for twice (one retry) before the map is drawn without tiles.
     expect(
-      await screen.findByRole('button', { name: 'York (0007), terminal 7-1: unknown' }, { timeout: 5000 }),
+      await screen.findByRole('button', { name: 'York (0007), terminal 7-1: unknown' }, { timeout: 10_000 }),
     ).toHaveClass('fc-marker-yellow');
-    expect(await screen.findByText('Map tiles are unavailable', {}, { timeout: 3000 })).toBeInTheDocument();
+    expect(await screen.findByText('Map tiles are unavailable', {}, { timeout: 10_000 })).toBeInTheDocument();
   });
 
   it('shows the error state when the terminals cannot be loaded', async () => {
@@ -107,7 +107,7 @@ describe('AerialMapWidget', () => {
     renderWithProviders(<AerialMapWidget siteId={101} />);
     const card = screen.getByRole('region', { name: 'Aerial map' });
     expect(
-      await within(card).findByRole('button', { name: 'Terminal 0101-1: online' }, { timeout: 5000 }),
+      await within(card).findByRole('button', { name: 'Terminal 0101-1: online' }, { timeout: 10_000 }),
     ).toHaveClass('fc-marker-green');
     expect(within(card).getByRole('button', { name: 'Terminal 0101-2: offline' })).toHaveClass(
       'fc-marker-red',
@@ -147,14 +147,14 @@ describe('CompanyMapCanvas', () => {
     const leeds = await screen.findByRole(
       'button',
       { name: 'Leeds Road (0101), terminal 0101-1: online' },
-      { timeout: 5000 },
+      { timeout: 10_000 },
     );
     expect(screen.getByRole('button', { name: 'York (0102), terminal 0102-1: online' })).toHaveClass(
       'fc-marker-green',
     );
     rerender(<CompanyMapCanvas sites={sites('red')} tileUrl={null} />);
     expect(
-      await screen.findByRole('button', { name: 'York (0102), terminal 0102-1: offline' }, { timeout: 5000 }),
+      await screen.findByRole('button', { name: 'York (0102), terminal 0102-1: offline' }, { timeout: 10_000 }),
     ).toHaveClass('fc-marker-red');
     expect(screen.getByRole('button', { name: 'Leeds Road (0101), terminal 0101-1: online' })).toBe(leeds);
     expect(screen.getByText('Map tiles are unavailable')).toBeInTheDocument();

@@ -132,7 +132,7 @@ describe('PumpActivation', () => {
 
     // The device confirms: the command watcher re-reads the pumps and the tile shows ON.
     confirmed = true;
-    await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'top'), { timeout: 5_000 });
+    await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'top'), { timeout: 10_000 });
     expect(within(tile(1)).queryByText('P.')).not.toBeInTheDocument();
     expect(within(tile(1)).getByTestId('pump-onoff')).toHaveTextContent('ON');
   });
@@ -203,7 +203,7 @@ describe('PumpActivation', () => {
         'Pump 1 was not switched (Failed): Pump controller did not respond',
         undefined,
         {
-          timeout: 5_000,
+          timeout: 10_000,
         },
       ),
     ).toBeInTheDocument();

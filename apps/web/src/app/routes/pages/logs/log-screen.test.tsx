@@ -60,7 +60,7 @@ function pagedAlerts(total = 120) {
 }
 
 /** The test machine is shared: give debounced URL updates and refetches room. */
-const waitFor = <T,>(fn: () => T) => rtlWaitFor(fn, { timeout: 5000 });
+const waitFor = <T,>(fn: () => T) => rtlWaitFor(fn, { timeout: 10_000 });
 
 const lastCall = (calls: MockRequest[], path: string) => calls.filter((c) => c.url.pathname === path).at(-1);
 
@@ -283,7 +283,7 @@ describe('log routes', () => {
     mockFetch({});
     renderApp(route, { user: makeUser() });
     expect(
-      await screen.findByRole('heading', { level: 1, name: title }, { timeout: 5000 }),
+      await screen.findByRole('heading', { level: 1, name: title }, { timeout: 10_000 }),
     ).toBeInTheDocument();
   });
 });

@@ -155,7 +155,7 @@ describe('profile page', () => {
     mockFetch({});
     renderApp('/profile', { user });
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'Profile' }, { timeout: 5000 }),
+      await screen.findByRole('heading', { level: 1, name: 'Profile' }, { timeout: 10_000 }),
     ).toBeInTheDocument();
   });
 });
