@@ -33,7 +33,7 @@ window.HTMLElement.prototype.scrollTo ??= () => {};
 
 // findBy*/waitFor wait for an outcome, they do not time it: on a shared 2-core CI machine a lazy
 // route's first import can take seconds, so the default 1 s would fail correct code.
-configure({ asyncUtilTimeout: 5000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 (globalThis as Record<string, unknown>).__I18N_VERSION__ = 'test';
 (globalThis as Record<string, unknown>).__I18N_LANGUAGES__ = ['en', 'fr'];

@@ -119,11 +119,6 @@ async function readBody(response: Response): Promise<unknown> {
 const lastAnswers = new Map<string, { etag: string; value: unknown }>();
 const LAST_ANSWERS_MAX = 200;
 
-/** Forget every remembered answer (sign-out, tests). */
-export function forgetAnswers() {
-  lastAnswers.clear();
-}
-
 // Signing out forgets them all.
 sessionStore.subscribe(() => {
   if (!sessionStore.get().token) lastAnswers.clear();

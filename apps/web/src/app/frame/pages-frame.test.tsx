@@ -22,7 +22,7 @@ function notificationCalls(api: ReturnType<typeof mockFetch>, path: string) {
 async function openFrame(user = makeUser(), routes: Parameters<typeof mockFetch>[0] = {}) {
   const api = mockFetch({ 'POST /api-token-verify/': json({ token: 'x' }), ...routes });
   const view = renderApp('/agent/dashboard', { user });
-  await screen.findByRole('heading', { name: 'Dashboard' }, { timeout: 10_000 });
+  await screen.findByRole('heading', { name: 'Dashboard' });
   return { ...view, api };
 }
 

@@ -33,7 +33,7 @@ describe('routing', () => {
   it('with a session, the guarded pages area loads lazily inside the frame', async () => {
     mockFetch({});
     renderApp('/pages/ui-features/buttons', { user: makeUser() });
-    expect(await screen.findByRole('heading', { name: 'Buttons' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Buttons' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Toggle sidebar' })).toBeInTheDocument();
   });
 });

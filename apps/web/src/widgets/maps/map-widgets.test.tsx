@@ -42,22 +42,14 @@ describe('CompanyMapWidget', () => {
     });
     renderWithProviders(<CompanyMapWidget scope="company" id={11} />);
     const card = screen.getByRole('region', { name: 'Active terminals' });
-    const cluster = await within(card).findByRole(
-      'button',
-      { name: '2 terminals, worst state: offline' },
-      { timeout: 10_000 },
-    );
+    const cluster = await within(card).findByRole('button', { name: '2 terminals, worst state: offline' });
     expect(cluster).toHaveClass('fc-cluster', 'fc-marker-red');
     expect(cluster).toHaveTextContent('2');
     expect(fetch.find('GET', '/api/company/11/map/terminals/')).toHaveLength(1);
     // Clicking a cluster zooms in until its terminals show one by one.
     cluster.click();
     expect(
-      await within(card).findByRole(
-        'button',
-        { name: 'Leeds Road (0101), terminal 0101-2: offline' },
-        { timeout: 10_000 },
-      ),
+      await within(card).findByRole('button', { name: 'Leeds Road (0101), terminal 0101-2: offline' }),
     ).toHaveClass('fc-marker-red');
     expect(
       within(card).getByRole('button', { name: 'Leeds Road (0101), terminal 0101-1: online' }),
@@ -78,10 +70,10 @@ describe('CompanyMapWidget', () => {
     });
     renderWithProviders(<CompanyMapWidget scope="agent" id={7} />);
     // The settings are asked for twice (one retry) before the map is drawn without tiles.
-    expect(
-      await screen.findByRole('button', { name: 'York (0007), terminal 7-1: unknown' }, { timeout: 10_000 }),
-    ).toHaveClass('fc-marker-yellow');
-    expect(await screen.findByText('Map tiles are unavailable', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'York (0007), terminal 7-1: unknown' })).toHaveClass(
+      'fc-marker-yellow',
+    );
+    expect(await screen.findByText('Map tiles are unavailable')).toBeInTheDocument();
   });
 
   it('shows the error state when the terminals cannot be loaded', async () => {
@@ -106,9 +98,9 @@ describe('AerialMapWidget', () => {
     });
     renderWithProviders(<AerialMapWidget siteId={101} />);
     const card = screen.getByRole('region', { name: 'Aerial map' });
-    expect(
-      await within(card).findByRole('button', { name: 'Terminal 0101-1: online' }, { timeout: 10_000 }),
-    ).toHaveClass('fc-marker-green');
+    expect(await within(card).findByRole('button', { name: 'Terminal 0101-1: online' })).toHaveClass(
+      'fc-marker-green',
+    );
     expect(within(card).getByRole('button', { name: 'Terminal 0101-2: offline' })).toHaveClass(
       'fc-marker-red',
     );
@@ -144,18 +136,14 @@ describe('CompanyMapCanvas', () => {
 
   it('updates markers in place when a poll brings new data: unchanged ones stay, changed ones are redrawn', async () => {
     const { rerender } = renderWithProviders(<CompanyMapCanvas sites={sites('green')} tileUrl={null} />);
-    const leeds = await screen.findByRole(
-      'button',
-      { name: 'Leeds Road (0101), terminal 0101-1: online' },
-      { timeout: 10_000 },
-    );
+    const leeds = await screen.findByRole('button', { name: 'Leeds Road (0101), terminal 0101-1: online' });
     expect(screen.getByRole('button', { name: 'York (0102), terminal 0102-1: online' })).toHaveClass(
       'fc-marker-green',
     );
     rerender(<CompanyMapCanvas sites={sites('red')} tileUrl={null} />);
-    expect(
-      await screen.findByRole('button', { name: 'York (0102), terminal 0102-1: offline' }, { timeout: 10_000 }),
-    ).toHaveClass('fc-marker-red');
+    expect(await screen.findByRole('button', { name: 'York (0102), terminal 0102-1: offline' })).toHaveClass(
+      'fc-marker-red',
+    );
     expect(screen.getByRole('button', { name: 'Leeds Road (0101), terminal 0101-1: online' })).toBe(leeds);
     expect(screen.getByText('Map tiles are unavailable')).toBeInTheDocument();
   });

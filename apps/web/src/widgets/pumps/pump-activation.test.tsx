@@ -132,7 +132,7 @@ describe('PumpActivation', () => {
 
     // The device confirms: the command watcher re-reads the pumps and the tile shows ON.
     confirmed = true;
-    await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'top'), { timeout: 10_000 });
+    await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'top'));
     expect(within(tile(1)).queryByText('P.')).not.toBeInTheDocument();
     expect(within(tile(1)).getByTestId('pump-onoff')).toHaveTextContent('ON');
   });
@@ -199,13 +199,7 @@ describe('PumpActivation', () => {
     await screen.findByRole('article', { name: /^Pump 1 –/ });
     await user.click(switchOf(1));
     expect(
-      await screen.findByText(
-        'Pump 1 was not switched (Failed): Pump controller did not respond',
-        undefined,
-        {
-          timeout: 10_000,
-        },
-      ),
+      await screen.findByText('Pump 1 was not switched (Failed): Pump controller did not respond'),
     ).toBeInTheDocument();
     await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'bottom'));
   });

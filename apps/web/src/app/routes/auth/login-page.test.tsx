@@ -126,7 +126,7 @@ describe('login page', () => {
     await user.type(await screen.findByLabelText('Username'), 'agent');
     await user.type(screen.getByLabelText('Password'), 'demo1234');
     await user.click(signInButton());
-    expect(await screen.findByRole('heading', { name: 'Dashboard' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(location.current.pathname).toBe('/agent/dashboard');
     expect(localStorage.getItem('auth_app_token')).toBe(token);
     expect(JSON.parse(localStorage.getItem('user') ?? '{}')).toMatchObject({ name: 'Alex Agent' });
@@ -135,7 +135,7 @@ describe('login page', () => {
   it('sends an already signed-in visitor straight to agent/dashboard', async () => {
     mockFetch({});
     const { location } = renderApp('/auth/login', { user: makeUser() });
-    expect(await screen.findByRole('heading', { name: 'Dashboard' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeInTheDocument();
     expect(location.current.pathname).toBe('/agent/dashboard');
   });
 

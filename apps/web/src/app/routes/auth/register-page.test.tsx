@@ -109,7 +109,7 @@ describe('register page', () => {
       confirmPassword: 'secret1',
       terms: true,
     });
-    await waitFor(() => expect(location.current.pathname).toBe('/agent/dashboard'), { timeout: 10_000 });
+    await waitFor(() => expect(location.current.pathname).toBe('/agent/dashboard'));
     expect(localStorage.getItem('auth_app_token')).toBe(token);
   });
 });

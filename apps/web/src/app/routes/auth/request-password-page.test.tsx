@@ -36,13 +36,9 @@ describe('request password page', () => {
     expect(await screen.findByText('Hooray!')).toBeInTheDocument();
     expect(screen.getByText('Reset password instructions have been sent to your email.')).toBeInTheDocument();
     expect(api.calls[0].body).toEqual({ email: 'robin@example.com' });
-    await waitFor(() => expect(location.current.pathname).toBe('/auth/login'), { timeout: 10_000 });
+    await waitFor(() => expect(location.current.pathname).toBe('/auth/login'));
     expect(
-      await screen.findByText(
-        'Reset password instructions have been sent to your email.',
-        {},
-        { timeout: 10_000 },
-      ),
+      await screen.findByText('Reset password instructions have been sent to your email.'),
     ).toBeInTheDocument();
   });
 

@@ -48,6 +48,6 @@ describe('reset password page', () => {
       confirmPassword: 'newpass1',
       reset_password_token: 'tok-123',
     });
-    await waitFor(() => expect(location.current.pathname).toBe('/auth/login'), { timeout: 10_000 });
+    await waitFor(() => expect(location.current.pathname).toBe('/auth/login'));
   });
 });

@@ -1,4 +1,4 @@
-import { waitFor as rtlWaitFor, screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../../../testing/factories.ts';
@@ -58,9 +58,6 @@ function pagedAlerts(total = 120) {
     return json(rows);
   };
 }
-
-/** The test machine is shared: give debounced URL updates and refetches room. */
-const waitFor = <T,>(fn: () => T) => rtlWaitFor(fn, { timeout: 10_000 });
 
 const lastCall = (calls: MockRequest[], path: string) => calls.filter((c) => c.url.pathname === path).at(-1);
 
@@ -282,9 +279,7 @@ describe('log routes', () => {
   ])('%s opens the %s inside the app', async (route, title) => {
     mockFetch({});
     renderApp(route, { user: makeUser() });
-    expect(
-      await screen.findByRole('heading', { level: 1, name: title }, { timeout: 10_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
   });
 });
 

@@ -154,8 +154,6 @@ describe('profile page', () => {
   it('is reachable at #/profile inside the app', async () => {
     mockFetch({});
     renderApp('/profile', { user });
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Profile' }, { timeout: 10_000 }),
-    ).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Profile' })).toBeInTheDocument();
   });
 });
