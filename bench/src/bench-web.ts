@@ -151,7 +151,7 @@ function connectivityRows(n: number) {
 async function tableFigures(browser: Browser, url: string, session: Session, rows: number) {
   const page = await newPage(browser, session);
   const body = JSON.stringify(connectivityRows(rows));
-  await page.route(/\/api\/agent\/\d+\/connectivity\//, (route) => answerWithEtag(route, body));
+  await page.route(/\/api\/agent\/\d+\/connectivity\//, answerWithEtag(body));
   // Mark the frame where the first rows are in the DOM.
   await page.addInitScript(() => {
     const check = () => {
@@ -259,18 +259,22 @@ function mapSites(terminals: number) {
   return sites;
 }
 
-/** Answers as the server does: the body with its ETag, or 304 when the page already holds it. */
-function answerWithEtag(route: Route, body: string) {
-  const etag = `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
-  if (route.request().headers()['if-none-match'] === etag)
-    return route.fulfill({ status: 304, headers: { etag } });
-  return route.fulfill({ status: 200, contentType: 'application/json', headers: { etag }, body });
+/**
+ * A route handler answering as the server does: the body with an ETag, or 304 when the page already holds it.
+ * The tag is opaque to the console and made once per body, not per request.
+ */
+function answerWithEtag(body: string) {
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  return (route: Route) =>
+    route.request().headers()['if-none-match'] === etag
+      ? route.fulfill({ status: 304, headers: { etag } })
+      : route.fulfill({ status: 200, contentType: 'application/json', headers: { etag }, body });
 }
 
 async function mapFigures(browser: Browser, url: string, session: Session, terminals: number) {
   const page = await newPage(browser, session);
   const body = JSON.stringify(mapSites(terminals));
-  await page.route(/\/api\/agent\/\d+\/map\/terminals\//, (route) => answerWithEtag(route, body));
+  await page.route(/\/api\/agent\/\d+\/map\/terminals\//, answerWithEtag(body));
   await page.addInitScript(() => {
     (window as unknown as { __longTasks: number[] }).__longTasks = [];
     new PerformanceObserver((list) => {
