@@ -6,7 +6,7 @@ import type { ReactElement, ReactNode } from 'react';
 import { MemoryRouter, type RouteObject, useLocation } from 'react-router';
 import { AppProviders } from '../app/providers.tsx';
 import { AppRoutes, appRoutes } from '../app/router.tsx';
-import { AppServices } from '../app/services.tsx';
+import { DataProviders } from '../app/data-providers.tsx';
 import { authFlashStore } from '../lib/auth/auth-service.ts';
 import { clearSession, setToken, setUser } from '../lib/auth/session.ts';
 import { fakeJwt } from './fetch-mock.ts';
@@ -63,12 +63,12 @@ export function renderWithProviders(ui: ReactElement | null, options: RenderWith
   function Wrapper({ children }: { children: ReactNode }) {
     return (
       <AppProviders i18n={i18n} env="test">
-        <AppServices queryClient={queryClient}>
+        <DataProviders queryClient={queryClient}>
           <MemoryRouter initialEntries={[route]}>
             <LocationProbe target={location} />
             {children}
           </MemoryRouter>
-        </AppServices>
+        </DataProviders>
       </AppProviders>
     );
   }

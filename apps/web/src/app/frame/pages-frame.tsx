@@ -7,7 +7,7 @@ import { useCancelLiveOnNavigate } from '../../lib/api/live.ts';
 import { useLayout } from '../../lib/layout-store.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { pagesRoutes } from '../routes/pages-routes.tsx';
-import { AppServices } from '../services.tsx';
+import { DataProviders } from '../data-providers.tsx';
 import { FrameFooter } from './frame-footer.tsx';
 import { FrameHeader } from './frame-header.tsx';
 import { LayoutColumns } from './layout-columns.tsx';
@@ -26,9 +26,9 @@ export const MENU_COLLAPSE_DELAY_MS = 20;
 export default function PagesFrame() {
   useEffect(() => () => queryClient.clear(), []);
   return (
-    <AppServices queryClient={queryClient}>
+    <DataProviders queryClient={queryClient}>
       <Frame />
-    </AppServices>
+    </DataProviders>
   );
 }
 

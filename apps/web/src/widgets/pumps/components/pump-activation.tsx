@@ -19,7 +19,7 @@ import {
   CommandTimelineDrawer,
   type CommandTimelineTarget,
   stateKey,
-} from '../../commands/components/command-timeline.tsx';
+} from '../../../components/command-timeline/command-timeline.tsx';
 import { decidePumpClick } from '../pump-click.ts';
 import { PumpTile } from './pump-tile.tsx';
 

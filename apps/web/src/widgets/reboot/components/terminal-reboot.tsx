@@ -19,7 +19,7 @@ import { toast } from '../../../lib/toast.ts';
 import {
   CommandTimelineDrawer,
   type CommandTimelineTarget,
-} from '../../commands/components/command-timeline.tsx';
+} from '../../../components/command-timeline/command-timeline.tsx';
 import {
   chainEnabled,
   initialChain,

@@ -6,7 +6,7 @@ import { createContext, type ReactNode, useContext } from 'react';
 
 const Mounted = createContext(false);
 
-export interface AppServicesProps {
+export interface DataProvidersProps {
   queryClient: QueryClient;
   children: ReactNode;
 }
@@ -15,7 +15,7 @@ export interface AppServicesProps {
  * Data, toasts and modals. Only the signed-in area needs them, so they load with the page frame and
  * stay off the sign-in route's budget. Mounting them twice (a test wraps a frame) is a no-op.
  */
-export function AppServices({ queryClient, children }: AppServicesProps) {
+export function DataProviders({ queryClient, children }: DataProvidersProps) {
   if (useContext(Mounted)) return children;
   return (
     <Mounted.Provider value>

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../testing/factories.ts';
 import { json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
-import { CommandTimeline, CommandTimelineDrawer } from './components/command-timeline.tsx';
+import { CommandTimeline, CommandTimelineDrawer } from './command-timeline.tsx';
 
 const T0 = '2024-05-01T10:00:00.000Z';
 const at = (s: number) => new Date(Date.parse(T0) + s * 1000).toISOString();

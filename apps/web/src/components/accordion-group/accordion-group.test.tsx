@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../testing/render.tsx';
-import { AccordionGroup } from './components/accordion-group.tsx';
+import { AccordionGroup } from './accordion-group.tsx';
 
 describe('AccordionGroup', () => {
   it('keeps one panel open at a time; clicking the open panel closes it', async () => {

@@ -12,7 +12,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CommandOwner, commandsQuery, errorText, isFinalCommand } from '../../../lib/api/actions.ts';
+import { type CommandOwner, commandsQuery, errorText, isFinalCommand } from '../../lib/api/actions.ts';
 
 export const STATE_COLOR: Record<CommandState, string> = {
   queued: 'blue',
