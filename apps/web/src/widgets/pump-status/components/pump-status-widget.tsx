@@ -7,10 +7,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { pumpStatusQuery } from '../../../lib/api/fleet.ts';
 // The accordion group is a building block shared by design (seed: "Accordion group"), not a data widget.
 import { AccordionGroup } from '../../../components/accordion-group/accordion-group.tsx';
+import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { pumpStatusQuery } from '../../../lib/api/fleet.ts';
 
 /** Double-height box (seed: size2X makes the box 450px). */
 export const PUMP_STATUS_SIZE_2X = 450;

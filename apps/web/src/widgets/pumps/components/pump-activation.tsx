@@ -4,6 +4,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import {
+  CommandTimelineDrawer,
+  type CommandTimelineTarget,
+  stateKey,
+} from '../../../components/command-timeline/command-timeline.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import {
   actionKeys,
@@ -15,11 +20,6 @@ import {
   turnPump,
 } from '../../../lib/api/actions.ts';
 import { toast } from '../../../lib/toast.ts';
-import {
-  CommandTimelineDrawer,
-  type CommandTimelineTarget,
-  stateKey,
-} from '../../../components/command-timeline/command-timeline.tsx';
 import { decidePumpClick } from '../pump-click.ts';
 import { PumpTile } from './pump-tile.tsx';
 

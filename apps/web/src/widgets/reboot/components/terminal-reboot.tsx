@@ -5,6 +5,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import {
+  CommandTimelineDrawer,
+  type CommandTimelineTarget,
+} from '../../../components/command-timeline/command-timeline.tsx';
 import { WidgetCard } from '../../../components/widget-card.tsx';
 import {
   actionKeys,
@@ -16,10 +20,6 @@ import {
 import { companyDetailQuery, siteDetailQuery } from '../../../lib/api/fleet.ts';
 import { useSession } from '../../../lib/auth/session.ts';
 import { toast } from '../../../lib/toast.ts';
-import {
-  CommandTimelineDrawer,
-  type CommandTimelineTarget,
-} from '../../../components/command-timeline/command-timeline.tsx';
 import {
   chainEnabled,
   initialChain,
