@@ -16,6 +16,10 @@ export interface ServerOptions {
   readyTimeoutMs?: number;
   /** Print the server's seed progress lines. */
   echoSeed?: boolean;
+  /** Listen on this port (default: a free one). */
+  port?: number;
+  /** Pin the server to these CPUs with `taskset -c` (e.g. "0"). */
+  cpus?: string;
 }
 
 export interface ServerHandle {
@@ -55,7 +59,7 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
  * port, simulator off, connectivity watchdog effectively idle, and waits for /api/health.
  */
 export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     PORT: String(port),
@@ -71,7 +75,10 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   delete env.DATABASE_URL;
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const t0 = performance.now();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+  const argv = [process.execPath, '--import', 'tsx', 'apps/server/src/server.ts'];
+  // taskset execs the server in place: the child's pid is the server's.
+  if (opts.cpus) argv.unshift('taskset', '-c', opts.cpus);
+  const child: ChildProcess = spawn(argv[0], argv.slice(1), {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
