@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every suite of the workspace and ends with one line: `N passed, N failed`.
-// Usage: node scripts/test-all.mjs [suite ...]   (suites: contract server simulator web e2e)
+// Usage: node scripts/test-all.mjs [suite ...]   (suites: lint contract server simulator web e2e)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'forecourt-tests-'));
 const wanted = process.argv.slice(2);
-const all = ['contract', 'server', 'simulator', 'web', 'e2e'];
+const all = ['lint', 'contract', 'server', 'simulator', 'web', 'e2e'];
 const suites = wanted.length ? wanted : all;
 
 function run(cmd, args, opts = {}) {
@@ -91,6 +91,14 @@ function vitest(name, dir) {
   lines.push(`${name}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 }
 
+// Lint (Biome and the import boundaries) counts as one test: CI fails on a violation.
+function lint() {
+  const status = run('npm', ['run', 'lint']);
+  if (status === 0) totals.passed += 1;
+  else totals.failed += 1;
+  lines.push(`lint: ${status === 0 ? '1 passed' : '1 failed (npm run lint)'}`);
+}
+
 function nodeTest(name, dir, testDir) {
   const cwd = path.join(root, dir);
   const tap = path.join(tmp, `${name}.tap`);
@@ -131,7 +139,8 @@ function nodeTest(name, dir, testDir) {
 
 ensureInstalled();
 for (const suite of suites) {
-  if (suite === 'contract') vitest('contract', 'packages/contract');
+  if (suite === 'lint') lint();
+  else if (suite === 'contract') vitest('contract', 'packages/contract');
   else if (suite === 'server') vitest('server', 'apps/server');
   else if (suite === 'simulator') vitest('simulator', 'apps/simulator');
   else if (suite === 'web') vitest('web', 'apps/web');

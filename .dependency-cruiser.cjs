@@ -1,0 +1,71 @@
+// Import boundaries of the workspace, checked by `npm run lint` (see docs/decisions and STYLE.md).
+// A violation prints the rule name, the importing file and the imported one.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'app-imports-app',
+      comment: 'Apps share code only through packages/contract: no app imports another app.',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: '^apps/', pathNot: '^apps/$1/' },
+    },
+    {
+      name: 'contract-imports-only-zod',
+      comment: 'The contract runs in the browser and on the server: it depends on zod and nothing else.',
+      severity: 'error',
+      from: { path: '^packages/contract/src/', pathNot: '\\.test\\.ts$' },
+      to: { pathNot: '^packages/contract/src/|^node_modules/zod/' },
+    },
+    {
+      name: 'widget-imports-widget',
+      comment:
+        'A widget never imports another widget: pages in app/ compose them; shared parts live in components/ or lib/.',
+      severity: 'error',
+      from: { path: '^apps/web/src/widgets/([^/]+)/' },
+      to: { path: '^apps/web/src/widgets/', pathNot: '^apps/web/src/widgets/$1/' },
+    },
+    {
+      name: 'route-imports-route',
+      comment:
+        'A route module never imports another: what two resources share lives in lib/, services/ or repositories/.',
+      severity: 'error',
+      from: { path: '^apps/server/src/routes/([^/]+)/' },
+      to: { path: '^apps/server/src/routes/', pathNot: '^apps/server/src/routes/$1/' },
+    },
+    {
+      name: 'sql-outside-repositories',
+      comment:
+        'Only repositories (and db/ itself: client, schema, migrations, seed) touch SQL: the drivers, Drizzle and the table schema.',
+      severity: 'error',
+      from: { path: '^apps/server/src/', pathNot: '^apps/server/src/(repositories|db)/' },
+      to: {
+        path: [
+          '^apps/server/src/db/(schema|migrations)/',
+          '^node_modules/(@types/)?(drizzle-orm|pg|pg-[^/]+|@electric-sql/pglite)/',
+        ],
+      },
+    },
+    {
+      name: 'database-outside-composition-root',
+      comment:
+        'Routes, plugins, services and lib reach data through repositories (app.repos), never through db/: only app.ts and server.ts open, migrate and seed the database.',
+      severity: 'error',
+      from: { path: '^apps/server/src/(routes|plugins|services|lib|config)/' },
+      to: { path: '^apps/server/src/db/', pathNot: '^apps/server/src/db/(schema|migrations)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(dist|data)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'types', 'node', 'default'],
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
