@@ -21,6 +21,21 @@ export const revokedTokens = pgTable('revoked_tokens', {
   expiresAt: ts('expires_at').notNull(),
 });
 
+/**
+ * Sign-in limits shared by every node (docs/deploying.md): failure counters per (account, address), per account
+ * and per address in a window ending at `expires_at`, and remembered successful (account, address) pairs.
+ * Expired rows are pruned.
+ */
+export const signInLimits = pgTable(
+  'sign_in_limits',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('sign_in_limits_expires_idx').on(t.expiresAt)],
+);
+
 /** Per-terminal device secrets, stored only hashed (sha-256 of a 256-bit random secret). */
 export const deviceTokens = pgTable('device_tokens', {
   terminalId: integer('terminal_id').primaryKey(),
