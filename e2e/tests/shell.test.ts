@@ -122,7 +122,8 @@ describe('sign-in screens', () => {
   it('register shows the validation messages of the description', async () => {
     const p = await page();
     await p.goto(url('/auth/register'));
-    await p.getByRole('heading', { name: 'Register' }).waitFor();
+    await p.getByRole('heading', { name: 'Sign Up' }).waitFor();
+    assert.match(await p.title(), /^Sign Up · /);
     await p.getByLabel('Email address').fill('nope');
     await p.getByLabel('Password', { exact: true }).click();
     await p.getByText('Email should be the real one!').waitFor();
@@ -135,9 +136,14 @@ describe('sign-in screens', () => {
     await p.getByText('Email is required!').waitFor();
     await p.getByLabel('Password', { exact: true }).fill('abcd');
     await p.getByLabel('Confirm password').fill('abce');
-    await p.getByLabel('Email address').fill('robin@example.com');
-    await p.getByRole('checkbox', { name: 'Agree to Terms & Conditions' }).check();
+    await p.getByLabel('Email address').click();
     await p.getByText('Password does not match the confirm password.').waitFor();
+    await p.getByLabel('Email address').fill('robin@example.com');
+    const terms = p.getByRole('checkbox', { name: 'Agree to Terms & Conditions' });
+    await terms.check();
+    await terms.uncheck();
+    await p.getByText('You must agree to the Terms & Conditions.').waitFor();
+    await terms.check();
     assert.equal(await p.getByRole('button', { name: 'Register' }).isDisabled(), true);
     await shot(p, 'register-validation');
     assert.ok(await p.getByRole('link', { name: 'Sign in' }).isVisible());

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   decodeJwt,
   RESET_TEXTS,
+  RegisterFormSchema,
   RegisterRequestSchema,
+  ResetPasswordFormSchema,
   ResetPasswordRequestSchema,
   tooManyLoginAttempts,
 } from './auth.ts';
@@ -50,6 +52,39 @@ describe('RegisterRequestSchema', () => {
       const r = RegisterRequestSchema.safeParse({ email: 'a@b.co', password: 'pass1234', username });
       expect(messages(r)).toEqual([MESSAGES.usernamePattern]);
     }
+  });
+});
+
+describe('the register and reset forms', () => {
+  const issuesOf = (r: {
+    success: boolean;
+    error?: { issues: { path: PropertyKey[]; message: string }[] };
+  }) => (r.success ? [] : r.error!.issues.map((i) => `${String(i.path[0])}: ${i.message}`));
+
+  it('report a different confirmation while other fields are still empty or invalid', () => {
+    const form = { fullName: '', email: '', password: 'abc', confirmPassword: 'abd', terms: false };
+    expect(issuesOf(RegisterFormSchema.safeParse(form))).toEqual(
+      expect.arrayContaining([
+        `confirmPassword: ${MESSAGES.confirmMismatch}`,
+        `email: ${MESSAGES.emailRequired}`,
+        `terms: ${MESSAGES.termsRequired}`,
+      ]),
+    );
+    expect(issuesOf(ResetPasswordFormSchema.safeParse({ password: 'abc', confirmPassword: 'abd' }))).toEqual([
+      `password: ${MESSAGES.passwordLength}`,
+      `confirmPassword: ${MESSAGES.confirmMismatch}`,
+    ]);
+  });
+
+  it('ask for the confirmation, not a match, while it is empty', () => {
+    const form = { email: 'a@b.co', password: 'pass1234', confirmPassword: '', terms: true as const };
+    expect(issuesOf(RegisterFormSchema.safeParse(form))).toEqual([
+      `confirmPassword: ${MESSAGES.confirmRequired}`,
+    ]);
+  });
+
+  it('say what the terms need, not the checkbox label', () => {
+    expect(MESSAGES.termsRequired).toBe('You must agree to the Terms & Conditions.');
   });
 });
 

@@ -43,10 +43,25 @@ const registerBase = z.object({
   terms: z.literal(true, { error: MESSAGES.termsRequired }),
 });
 
-export const RegisterFormSchema = registerBase.refine((v) => v.password === v.confirmPassword, {
+/**
+ * The confirmation is compared as soon as both passwords hold text, whatever the other fields hold
+ * (zod would otherwise skip the comparison while any field, such as the unticked terms, is invalid).
+ */
+const confirmMatches = {
   path: ['confirmPassword'],
   message: MESSAGES.confirmMismatch,
-});
+  when: ({ value }: { value: unknown }) => {
+    const v = value as { password?: unknown; confirmPassword?: unknown };
+    return (
+      typeof v.password === 'string' && typeof v.confirmPassword === 'string' && v.confirmPassword !== ''
+    );
+  },
+};
+
+export const RegisterFormSchema = registerBase.refine(
+  (v) => v.password === v.confirmPassword,
+  confirmMatches,
+);
 export type RegisterForm = z.input<typeof RegisterFormSchema>;
 
 /** Simpler variant: {email, name, password}. */
@@ -62,10 +77,7 @@ export type RequestPassword = z.infer<typeof RequestPasswordSchema>;
 
 export const ResetPasswordFormSchema = z
   .object({ password: passwordField, confirmPassword: confirmPasswordField })
-  .refine((v) => v.password === v.confirmPassword, {
-    path: ['confirmPassword'],
-    message: MESSAGES.confirmMismatch,
-  });
+  .refine((v) => v.password === v.confirmPassword, confirmMatches);
 export type ResetPasswordForm = z.infer<typeof ResetPasswordFormSchema>;
 
 /**

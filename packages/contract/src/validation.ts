@@ -12,7 +12,7 @@ export const MESSAGES = {
   usernamePattern: 'Username should be the real one!',
   confirmRequired: 'Password confirmation is required!',
   confirmMismatch: 'Password does not match the confirm password.',
-  termsRequired: 'Agree to Terms & Conditions',
+  termsRequired: 'You must agree to the Terms & Conditions.',
   tokenParts: 'The token is not a valid JWT token and must consist of three parts.',
   tokenDecode: 'The token could not be decoded.',
 } as const;

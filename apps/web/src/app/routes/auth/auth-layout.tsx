@@ -1,5 +1,5 @@
 import { Anchor, Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { LanguagePicker } from '../../../components/language-picker.tsx';
@@ -37,8 +37,17 @@ export function AuthLayout() {
   );
 }
 
-/** Title and subtitle at the top of every auth screen. */
-export function AuthHeading({ title, subtitle }: { title: ReactNode; subtitle?: ReactNode }) {
+/** Title and subtitle at the top of every auth screen; the title names the browser tab too. */
+export function AuthHeading({ title, subtitle }: { title: string; subtitle?: ReactNode }) {
+  const { t } = useTranslation();
+  const appName = t('APP_NAME');
+  useEffect(() => {
+    const previous = document.title;
+    document.title = `${title} · ${appName}`;
+    return () => {
+      document.title = previous;
+    };
+  }, [title, appName]);
   return (
     <Stack gap={6} align="center" mb="lg">
       <Title order={1} fz={28} ta="center">

@@ -15,9 +15,10 @@ async function fillValid(user: ReturnType<typeof renderApp>['user']) {
 }
 
 describe('register page', () => {
-  it('has the fields, the terms checkbox, the button and the sign-in link', async () => {
+  it('is the Sign Up screen: heading, document title, fields, terms checkbox, button and sign-in link', async () => {
     renderApp('/auth/register');
-    expect(await screen.findByRole('heading', { name: 'Register' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Sign Up' })).toBeInTheDocument();
+    expect(document.title).toBe('Sign Up · Forecourt');
     for (const label of ['Full name', 'Email address', 'Password', 'Confirm password']) {
       expect(screen.getByLabelText(label)).toBeInTheDocument();
     }
@@ -66,12 +67,35 @@ describe('register page', () => {
     expect(registerButton()).toBeDisabled();
   });
 
-  it('needs the terms ticked', async () => {
+  it('says the confirmation does not match as soon as it is left, whatever the other fields hold', async () => {
+    const { user } = renderApp('/auth/register');
+    await user.type(await screen.findByLabelText('Password'), 'secret1');
+    await user.type(screen.getByLabelText('Confirm password'), 'secret2');
+    expect(screen.queryByText('Password does not match the confirm password.')).not.toBeInTheDocument();
+    await user.tab();
+    expect(screen.getByText('Password does not match the confirm password.')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Confirm password'));
+    await user.type(screen.getByLabelText('Confirm password'), 'secret1');
+    expect(screen.queryByText('Password does not match the confirm password.')).not.toBeInTheDocument();
+  });
+
+  it('needs the terms ticked, and says so in words of its own', async () => {
     const { user } = renderApp('/auth/register');
     await fillValid(user);
     expect(registerButton()).toBeEnabled();
     await user.click(screen.getByRole('checkbox', { name: 'Agree to Terms & Conditions' }));
     expect(registerButton()).toBeDisabled();
+    expect(screen.getByText('You must agree to the Terms & Conditions.')).toBeInTheDocument();
+    expect(screen.getAllByText('Agree to Terms & Conditions')).toHaveLength(1);
+  });
+
+  it('speaks French: the Sign Up title and the terms message', async () => {
+    const { user } = renderApp('/auth/register', { lang: 'fr' });
+    expect(await screen.findByRole('heading', { name: 'Inscription' })).toBeInTheDocument();
+    const terms = screen.getByRole('checkbox', { name: "J'accepte les conditions générales" });
+    await user.click(terms);
+    await user.click(terms);
+    expect(screen.getByText('Vous devez accepter les conditions générales.')).toBeInTheDocument();
   });
 
   it('shows the server error, or the default one', async () => {
