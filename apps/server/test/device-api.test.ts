@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import {
   AcceptedSchema,
@@ -9,6 +10,7 @@ import { TurnPumpResponseSchema } from '@forecourt/contract/pumps';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { hashDeviceToken } from '../src/services/device-tokens.ts';
 import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 
@@ -463,6 +465,84 @@ describe.skipIf(postgresUnavailable)('device API', () => {
       expect(res.statusCode, raw).toBe(400);
     }
   });
+});
+
+describe.skipIf(postgresUnavailable)('device token rotation', () => {
+  let t: TestApp;
+  let f: FleetFixture;
+  let agent: string;
+
+  const device = (token: string, method: Method, url: string, payload?: unknown) =>
+    t.app.inject({
+      method,
+      url: `/api/device/v1/${url}`,
+      headers: { authorization: `Device ${token}` },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const provision = async (terminalId: number) => {
+    const res = await t.as(agent, { method: 'POST', url: `/api/terminal/${terminalId}/device-token/` });
+    return DeviceTokenResponseSchema.parse(res.json()).token;
+  };
+  /** Starts a long-poll with `token`; resolves, once the server holds it, with its pending answer. */
+  const waitingPoll = async (token: string) => {
+    const before = t.app.commands.waiting();
+    const answer = device(token, 'GET', 'commands?wait=30');
+    await expect.poll(() => t.app.commands.waiting(), { timeout: 5_000 }).toBe(before + 1);
+    return { answer };
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    f = await fleetFixture(t.database);
+    await settleCommands(t.database);
+    agent = await t.login('agent');
+  });
+  afterAll(async () => t?.close());
+
+  it('rotation ends a long-poll already waiting with the old token: 401, and the new token gets the command', async () => {
+    const terminal = f.plainTerminalId;
+    const old = await provision(terminal);
+    const poll = (await waitingPoll(old)).answer;
+    const fresh = await provision(terminal);
+    const res = await poll;
+    expect(res.statusCode).toBe(401);
+    expect(ErrorBodySchema.parse(res.json()).data.errors).toEqual([
+      'This device token is no longer valid: it was rotated.',
+    ]);
+
+    const reboot = await t.as(agent, {
+      method: 'POST',
+      url: `/api/terminal/${terminal}/reboot/`,
+      payload: { reboot_type: 'software' },
+    });
+    expect(reboot.statusCode).toBe(202);
+    expect((await device(old, 'GET', 'commands')).statusCode).toBe(401);
+    const fetched = z.array(DeviceCommandSchema).parse((await device(fresh, 'GET', 'commands')).json());
+    expect(fetched.map((c) => c.kind)).toEqual(['reboot']);
+    await device(fresh, 'POST', `commands/${fetched[0].id}/ack`, { result: 'ok' });
+    // A 30 s wait inside a 20 s test: it passes only when the rotation ended the long-poll.
+  }, 20_000);
+
+  it('a long-poll whose token was rotated elsewhere (another node) is never handed a command', async () => {
+    const pump = f.companySite.pump;
+    await t.database.query('update pumps set status = 0, last_synapse_status = 0 where id = $1', [pump.id]);
+    const old = await provision(pump.terminalId);
+    const poll = (await waitingPoll(old)).answer;
+    // Another node rotates the token: this node's cache and waiters know nothing of it.
+    const fresh = `fcd_${randomBytes(32).toString('base64url')}`;
+    await t.database.query('update device_tokens set token_hash = $2 where terminal_id = $1', [
+      pump.terminalId,
+      hashDeviceToken(fresh),
+    ]);
+    const turn = TurnPumpResponseSchema.parse(
+      (await t.as(agent, { method: 'POST', url: `/api/pump/${pump.id}/turn/on/` })).json(),
+    );
+    const res = await poll;
+    expect(res.statusCode).toBe(401);
+    const fetched = z.array(DeviceCommandSchema).parse((await device(fresh, 'GET', 'commands')).json());
+    expect(fetched.map((c) => c.id)).toEqual([turn.command_id]);
+    await device(fresh, 'POST', `commands/${turn.command_id}/ack`, { result: 'ok' });
+  }, 20_000);
 });
 
 describe.skipIf(postgresUnavailable)('device API shutdown', () => {

@@ -6,6 +6,7 @@ import { type ChangeRef, type CommandService, createCommandService } from '../se
 import {
   createDeviceTokenService,
   type DeviceTokenService,
+  hashDeviceToken,
   readDeviceToken,
 } from '../services/device-tokens.ts';
 import { createHeartbeatService, type HeartbeatService } from '../services/heartbeats.ts';
@@ -14,6 +15,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The terminal behind `Authorization: Device <token>`, set by `app.deviceAuth`. */
     device: DeviceTerminal | null;
+    /** The sha-256 of the device token the request came with, set by `app.deviceAuth`. */
+    deviceTokenHash: string | null;
   }
   interface FastifyInstance {
     commands: CommandService;
@@ -58,15 +61,20 @@ export const devicesPlugin = fp(async (app: FastifyInstance) => {
       onChange,
     }),
   );
-  app.decorate('deviceTokens', createDeviceTokenService(app.repos.devices));
+  app.decorate(
+    'deviceTokens',
+    createDeviceTokenService(app.repos.devices, (terminalId) => app.commands.recheck(terminalId)),
+  );
 
   app.decorateRequest('device', null);
+  app.decorateRequest('deviceTokenHash', null);
   app.decorate('deviceAuth', async (request: FastifyRequest) => {
     const token = readDeviceToken(request.headers.authorization);
     if (!token) throw unauthorized('A device token is required: send Authorization: Device <token>.');
     const terminal = await app.deviceTokens.resolve(token);
     if (!terminal) throw unauthorized('Unknown device token.');
     request.device = terminal;
+    request.deviceTokenHash = hashDeviceToken(token);
     await app.heartbeats.seen(terminal);
   });
 

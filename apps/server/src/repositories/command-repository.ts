@@ -2,9 +2,6 @@ import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/
 import type { Database, QueryFn } from '../db/client.ts';
 import { type PumpRow, pumpSelect, toPumpRow } from './pump-repository.ts';
 
-/** Final states: a command in one of these never changes again. */
-export const FINAL_STATES: readonly CommandState[] = ['confirmed', 'failed', 'timed_out', 'expired'];
-
 export interface CommandTimings {
   /** Seconds a queued command waits to be fetched before it expires. */
   queueTtlS: number;
@@ -195,10 +192,16 @@ export function createCommandRepository(database: Database, timings: CommandTimi
     /**
      * Hands a terminal its queued, unexpired commands, oldest first, and marks them sent. The conditional UPDATE
      * means two concurrent fetches never both receive the same command. A sent command's deadline becomes its
-     * acknowledgement timeout.
+     * acknowledgement timeout. Only while `tokenHash` is still the terminal's device token: the token row is
+     * share-locked first, so a rotation either commits before (null: nothing is handed out) or waits until after.
      */
-    async takeQueued(terminalId: number): Promise<DeviceCommandRow[]> {
+    async takeQueued(terminalId: number, tokenHash: string): Promise<DeviceCommandRow[] | null> {
       return database.transaction(async (q) => {
+        const holder = await q(
+          'select 1 from device_tokens where terminal_id = $1 and token_hash = $2 for share',
+          [terminalId, tokenHash],
+        );
+        if (!holder.length) return null;
         const rows = await q<{
           id: number | string;
           kind: CommandKind;

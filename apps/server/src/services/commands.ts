@@ -83,11 +83,20 @@ export function createCommandService(opts: CommandServiceOptions) {
       return command;
     },
 
-    /** Queued commands for a terminal (marked sent); with `waitS`, waits up to that long for one to arrive. */
-    async fetch(terminalId: number, waitS: number, signal?: AbortSignal): Promise<DeviceCommandRow[]> {
+    /**
+     * Queued commands for a terminal (marked sent); with `waitS`, waits up to that long for one to arrive. Null as
+     * soon as `tokenHash` is no longer the terminal's device token (rotated while waiting): nothing is handed out.
+     */
+    async fetch(
+      terminalId: number,
+      tokenHash: string,
+      waitS: number,
+      signal?: AbortSignal,
+    ): Promise<DeviceCommandRow[] | null> {
       const deadline = Date.now() + waitS * 1000;
       for (;;) {
-        const rows = await repos.commands.takeQueued(terminalId);
+        const rows = await repos.commands.takeQueued(terminalId, tokenHash);
+        if (rows === null) return null;
         if (rows.length) {
           changed({ terminalId });
           return rows;
@@ -138,6 +147,11 @@ export function createCommandService(opts: CommandServiceOptions) {
       }, every);
       timer.unref();
       return () => clearInterval(timer);
+    },
+
+    /** Wakes the terminal's waiting pollers at once, so each checks its token again (after a rotation). */
+    recheck(terminalId: number) {
+      wake(terminalId);
     },
 
     /** Releases every waiting poller (they answer an empty list) and refuses to wait from now on. */

@@ -17,9 +17,14 @@ export function readDeviceToken(header: string | string[] | undefined): string |
 /**
  * Per-terminal device secrets: 256 random bits shown once, stored as their sha-256 (a fast hash is enough for a
  * random secret; nothing to brute-force). Lookups are cached briefly; issuing a new token drops the terminal's
- * cached one at once, so a rotated token stops working immediately on this node.
+ * cached one at once and wakes the terminal's long-polls, which check the token in the database before anything is
+ * handed out: a rotated token stops working at once, a waiting long-poll included (docs: DESIGN "Device API").
  */
-export function createDeviceTokenService(repo: DeviceRepository) {
+export function createDeviceTokenService(
+  repo: DeviceRepository,
+  /** Called once a terminal's old token is retired, so whatever waits with it (a long-poll) ends now. */
+  onRetired: (terminalId: number) => void = () => {},
+) {
   const cache = new Map<string, { at: number; terminal: DeviceTerminal | null }>();
 
   function forgetTerminal(terminalId: number) {
@@ -31,6 +36,7 @@ export function createDeviceTokenService(repo: DeviceRepository) {
       const token = `fcd_${randomBytes(32).toString('base64url')}`;
       await repo.setTokenHash(terminalId, hashDeviceToken(token), userId);
       forgetTerminal(terminalId);
+      onRetired(terminalId);
       return token;
     },
 

@@ -17,7 +17,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { badRequest, notFound, unauthorized } from '../../lib/errors.ts';
 import { parseId } from '../../plugins/scope.ts';
 import type { DeviceTerminal } from '../../repositories/device-repository.ts';
 import { parseBatch } from './parse-batch.ts';
@@ -27,6 +27,7 @@ const PREFIX = '/api/device/v1';
 const WRITE_BODY_LIMIT = 8 * 1024 * 1024;
 /** Devices call every few seconds: their requests are logged only when something goes wrong. */
 const DEVICE_LOG_LEVEL = 'warn';
+const RETIRED_TOKEN = 'This device token is no longer valid: it was rotated.';
 const deviceErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema };
 /** Batches are checked item by item in the handler (parseBatch) to name the bad index; the schema documents them. */
 const passThrough = () => (data: unknown) => ({ value: data });
@@ -157,7 +158,8 @@ export async function deviceRoutes(fastify: FastifyInstance) {
         summary: 'Fetch queued commands (long-poll with wait=N, N ≤ 30 s); they are marked sent',
         description:
           'Answers at once when commands are queued; else waits up to `wait` seconds and answers as soon as one is ' +
-          'queued for this terminal (or [] when none came).',
+          'queued for this terminal (or [] when none came). A token rotated meanwhile ends the wait with 401 and is ' +
+          'never handed a command.',
         querystring: CommandsQuerySchema,
         response: { 200: z.array(DeviceCommandSchema), ...deviceErrors },
       },
@@ -169,7 +171,13 @@ export async function deviceRoutes(fastify: FastifyInstance) {
       };
       reply.raw.once('close', onClose);
       try {
-        const rows = await app.commands.fetch(request.device!.id, request.query.wait, abort.signal);
+        const rows = await app.commands.fetch(
+          request.device!.id,
+          request.deviceTokenHash!,
+          request.query.wait,
+          abort.signal,
+        );
+        if (rows === null) throw unauthorized(RETIRED_TOKEN);
         return rows.map((r) => ({
           id: r.id,
           kind: r.kind,
