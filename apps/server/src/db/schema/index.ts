@@ -3,3 +3,4 @@ export * from './commands.ts';
 export * from './events.ts';
 export * from './org.ts';
 export * from './tickets.ts';
+export * from './idempotency.ts';
