@@ -6,7 +6,7 @@ import {
   SiteDetailSchema,
   SiteMapTerminalSchema,
   SiteStatusSchema,
-  TerminalSchema,
+  SiteTerminalSchema,
   TimeZoneSchema,
 } from '@forecourt/contract/fleet';
 import {
@@ -72,7 +72,7 @@ data.push(
   { path: '/api/site/detail/{id}/', kind: 'site', schema: SiteDetailSchema },
   { path: '/api/site/{id}/pumps/', kind: 'site', schema: z.array(PumpSchema) },
   { path: '/api/site/{id}/pumps/status/', kind: 'site', schema: PumpStatusLogSchema },
-  { path: '/api/site/{id}/terminals/', kind: 'site', schema: z.array(TerminalSchema) },
+  { path: '/api/site/{id}/terminals/', kind: 'site', schema: z.array(SiteTerminalSchema) },
   { path: '/api/site/{id}/map/terminals/', kind: 'site', schema: z.array(SiteMapTerminalSchema) },
   { path: '/api/site/{id}/terminals/battery/', kind: 'site', schema: z.array(BatterySchema) },
   { path: '/api/site/{id}/terminals/environment/', kind: 'site', schema: z.array(EnvironmentSchema) },

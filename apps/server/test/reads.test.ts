@@ -1,4 +1,10 @@
-import { AlertSchema, ConnectivitySchema, SiteStatusSchema, TimeZoneSchema } from '@forecourt/contract/fleet';
+import {
+  AlertSchema,
+  ConnectivitySchema,
+  SiteStatusSchema,
+  SiteTerminalSchema,
+  TimeZoneSchema,
+} from '@forecourt/contract/fleet';
 import { utcOffsetHours } from '@forecourt/contract/formatters';
 import { PumpStatusLogSchema } from '@forecourt/contract/pumps';
 import { TransactionActivitySchema } from '@forecourt/contract/transactions';
@@ -121,6 +127,35 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
     expect(aerial.map((a) => a.connectivity)).toContain('unknown');
     await t.database.query(`update terminals set connectivity = 'on' where id = 2`);
     t.app.snapshots.clear();
+  });
+
+  it("lists the site's terminals with their position and connectivity", async () => {
+    const list = z.array(SiteTerminalSchema).parse((await get(site, '/api/site/1/terminals/')).json());
+    const rows = await t.database.query<{
+      id: number;
+      terminal_no: string;
+      lat: number;
+      lng: number;
+      connectivity: string;
+    }>(
+      `select t.id, t.terminal_no, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng, t.connectivity
+         from terminals t join sites s on s.id = t.site_id where t.site_id = 1 order by t.id`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(list).toEqual(
+      rows.map((r) => ({
+        id: r.id,
+        terminal_id: r.terminal_no,
+        site_id: 1,
+        lat: Number(r.lat),
+        lng: Number(r.lng),
+        connectivity: r.connectivity === 'on' ? 'on' : 'off',
+      })),
+    );
+    for (const x of list) {
+      expect(typeof x.lat).toBe('number');
+      expect(typeof x.lng).toBe('number');
+    }
   });
 
   it('gives time zones their current offset from the IANA name', async () => {

@@ -48,6 +48,13 @@ export const TerminalSchema = z.object({
 });
 export type Terminal = z.infer<typeof TerminalSchema>;
 
+/** A site's terminal list (`GET /api/site/{id}/terminals/`): the terminal with its position (the site's when it has none). */
+export const SiteTerminalSchema = TerminalSchema.extend({
+  lat: z.number().nullable().describe('Latitude; null when neither the terminal nor its site is placed'),
+  lng: z.number().nullable().describe('Longitude; null when neither the terminal nor its site is placed'),
+});
+export type SiteTerminal = z.infer<typeof SiteTerminalSchema>;
+
 export const AlertSchema = z.object({
   id: z.number().int(),
   text: z.string(),

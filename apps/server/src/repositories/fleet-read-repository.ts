@@ -1,4 +1,10 @@
-import type { Connectivity, MapSite, SiteMapTerminal, SiteStatus, Terminal } from '@forecourt/contract/fleet';
+import type {
+  Connectivity,
+  MapSite,
+  SiteMapTerminal,
+  SiteStatus,
+  SiteTerminal,
+} from '@forecourt/contract/fleet';
 import type { Pump, PumpStatusLog } from '@forecourt/contract/pumps';
 import type { Battery, Environment, FlashDrive, Shock } from '@forecourt/contract/terminals';
 import type { Database } from '../db/client.ts';
@@ -190,15 +196,29 @@ export function createFleetReadRepository(database: Database) {
       }));
     },
 
-    async siteTerminals(siteId: number): Promise<Terminal[]> {
-      const rows = await q<{ id: number; terminal_no: string; site_id: number; connectivity: string }>(
-        'select id, terminal_no, site_id, connectivity from terminals where site_id = $1 order by id',
+    /** Every terminal of the site, placed where it stands (or at its site when it has no position of its own). */
+    async siteTerminals(siteId: number): Promise<SiteTerminal[]> {
+      const rows = await q<{
+        id: number;
+        terminal_no: string;
+        site_id: number;
+        lat: number | null;
+        lng: number | null;
+        connectivity: string;
+      }>(
+        `select t.id, t.terminal_no, t.site_id, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng,
+                t.connectivity
+           from terminals t join sites s on s.id = t.site_id
+          where t.site_id = $1
+          order by t.id`,
         [siteId],
       );
       return rows.map((r) => ({
         id: r.id,
         terminal_id: r.terminal_no,
         site_id: r.site_id,
+        lat: r.lat === null ? null : Number(r.lat),
+        lng: r.lng === null ? null : Number(r.lng),
         connectivity: r.connectivity === 'on' ? 'on' : 'off',
       }));
     },

@@ -1,5 +1,5 @@
 import { ListQuerySchema } from '@forecourt/contract/common';
-import { SiteMapTerminalSchema, TerminalSchema } from '@forecourt/contract/fleet';
+import { SiteMapTerminalSchema, SiteTerminalSchema } from '@forecourt/contract/fleet';
 import { PumpStatusQuerySchema, TerminalReadingsQuerySchema } from '@forecourt/contract/logs';
 import { PumpSchema, PumpStatusLogSchema } from '@forecourt/contract/pumps';
 import {
@@ -40,8 +40,8 @@ export async function siteDataRoutes(app: FastifyInstance) {
     url: `${base}/terminals/`,
     kind,
     tags,
-    summary: 'Terminals of the site',
-    response: z.array(TerminalSchema),
+    summary: 'Terminals of the site with their position (lat, lng) and connectivity',
+    response: z.array(SiteTerminalSchema),
     load: ({ scope }) => reads.siteTerminals(scope.id),
   });
   dataRoute(app, {
