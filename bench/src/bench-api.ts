@@ -6,7 +6,7 @@ const POLL_S = 12.5;
 const HARDWARE = [1, 2, 12, 13, 14, 15];
 const P99_BUDGET_MS = 100;
 
-/** What the agent dashboard asks for, every poll (seed section 7: alerts, hardware issues, connectivity, map, sites, time zones). */
+/** What the agent dashboard asks for, every poll (docs/product.md#dashboards: alerts, hardware issues, connectivity, map, sites, time zones). */
 function dashboardPaths(agentId: number): string[] {
   return [
     `/api/alerts/agent/${agentId}/`,

@@ -94,7 +94,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-/** Every link of the seed's "Links used by widgets" (ids of the demo fleet), with the screen's title. */
+/** Every log screen the widgets link to (docs/product.md#log-screens-and-widget-links; ids of the demo fleet), with its title. */
 const SCREENS: Array<{ path: string; title: string; csv: string }> = [
   { path: 'agent/1/alert/log/', title: 'Alert log', csv: 'alert-log-agent-1.csv' },
   { path: 'company/1/alert/log/', title: 'Alert log', csv: 'alert-log-company-1.csv' },

@@ -119,7 +119,7 @@ describe('sign-in screens', () => {
     await p.context().close();
   });
 
-  it('register shows the validation messages of the description', async () => {
+  it('register shows the validation messages of docs/product.md#validation-rules', async () => {
     const p = await page();
     await p.goto(url('/auth/register'));
     await p.getByRole('heading', { name: 'Sign Up' }).waitFor();

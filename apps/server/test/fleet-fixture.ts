@@ -122,7 +122,7 @@ export async function fleetFixture(database: Database): Promise<FleetFixture> {
   };
 }
 
-/** Cancels whatever commands the seed left open, so a test starts from settled pumps. */
+/** Cancels whatever commands the demo data left open, so a test starts from settled pumps. */
 export async function settleCommands(database: Database): Promise<void> {
   await database.query(
     `update commands set state = 'expired', completed_at = now() where state in ('queued', 'sent')`,

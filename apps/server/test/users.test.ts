@@ -287,7 +287,7 @@ describe.skipIf(postgresUnavailable)('current user', () => {
   });
 
   describe('POST /api/user/change/password/', () => {
-    it('answers the password rules of the description', async () => {
+    it('answers the password rules of docs/product.md#validation-rules', async () => {
       const u = await newUser();
       const cases: [Record<string, unknown>, string][] = [
         [{ confirmPassword: 'x' }, MESSAGES.passwordRequired],

@@ -126,7 +126,7 @@ describe('auth texts and tokens', () => {
     expect(tooManyLoginAttempts(1)).toBe('Too many login attempts, please try again in 1 minute.');
   });
 
-  it('decodes a JWT payload and refuses malformed tokens with the description messages', () => {
+  it('decodes a JWT payload and refuses malformed tokens with the documented messages', () => {
     const payload = btoa(JSON.stringify({ sub: '1', exp: 2 })).replace(/=+$/, '');
     expect(decodeJwt(`x.${payload}.y`)).toEqual({ sub: '1', exp: 2 });
     expect(() => decodeJwt('a.b')).toThrow(MESSAGES.tokenParts);

@@ -16,7 +16,7 @@ export const LoginRequestSchema = z.object({
 });
 export type LoginRequest = z.input<typeof LoginRequestSchema>;
 
-/** The form's own schema: username optional (section 5), password rules, remember me. */
+/** The form's own schema: username optional, password rules, remember me (docs/product.md#validation-rules). */
 export const LoginFormSchema = z.object({
   username: usernameField,
   password: passwordField,
@@ -123,7 +123,10 @@ export const RESET_TEXTS = {
 /** How long a reset link works. */
 export const RESET_TOKEN_TTL_S = 3600;
 
-/** Password rules of section 5 on `field`, plus the confirmation (required when `confirmRequired`). */
+/**
+ * Password rules (docs/product.md#validation-rules) on `field`, plus the confirmation (required when
+ * `confirmRequired`).
+ */
 export function checkNewPassword(
   ctx: z.RefinementCtx,
   field: string,
@@ -214,7 +217,7 @@ export const NonFieldErrorsSchema = z.object({
 export const TokenVerifyRequestSchema = z.object({ token: z.string({ error: 'token is required' }) });
 export const SIGNATURE_EXPIRED = 'Signature has expired.';
 
-/** Client defaults of section 8. */
+/** Client defaults (docs/product.md#auth-messages). */
 export const AUTH_TEXTS = {
   loginFailed: 'Login/Email combination is not correct, please try again.',
   genericFailed: 'Something went wrong, please try again.',

@@ -13,7 +13,7 @@ import {
   utcOffsetHours,
 } from './formatters.ts';
 
-describe('formatters of section 9', () => {
+describe('formatters (docs/product.md#constants)', () => {
   it('capitalize: first letter upper, rest lower', () => {
     expect(capitalize('hELLO wORLD')).toBe('Hello world');
     expect(capitalize('')).toBe('');

@@ -9,7 +9,7 @@ import {
   startIndex,
 } from './rules.ts';
 
-describe('pump state machine (section 4)', () => {
+describe('pump state machine (docs/product.md#pump-state-machine)', () => {
   it('maps status and last_synapse_status to a state', () => {
     expect(pumpState(0, 0)).toBe('off');
     expect(pumpState(1, 1)).toBe('on');

@@ -1,4 +1,4 @@
-/** Pump states of section 4, from (status, last_synapse_status). */
+/** Pump states (docs/product.md#pump-state-machine), from (status, last_synapse_status). */
 export type PumpState = 'off' | 'on' | 'pending_on' | 'pending_off';
 
 export function pumpState(status: number, lastSynapseStatus: number): PumpState {
@@ -23,8 +23,8 @@ export function pumpClickAction(status: number, lastSynapseStatus: number): 'on'
 export type LevelImage = 'full' | 'three-quarters' | 'half' | 'quarter' | 'empty' | null;
 
 /**
- * Battery and flash-drive image, read literally from the description: over 90 full; 75 to under 90
- * three-quarters; 50 to under 75 half; 6 to under 50 a quarter; under 5 empty. 90 itself and 5 up to 6
+ * Battery and flash-drive image (docs/product.md#terminal-battery-and-flash-drive), read literally: over 90
+ * full; 75 to under 90 three-quarters; 50 to under 75 half; 6 to under 50 a quarter; under 5 empty. 90 itself and 5 up to 6
  * fall in no range and have no image.
  */
 export function levelImage(percent: number | null | undefined): LevelImage {

@@ -6,7 +6,7 @@ import { MESSAGES } from './validation.ts';
 const messages = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.success ? [] : r.error!.issues.map((i) => i.message);
 
-describe('validation messages of section 5', () => {
+describe('validation messages (docs/product.md#validation-rules)', () => {
   it('password: required, then 4 to 50 characters', () => {
     expect(messages(LoginFormSchema.safeParse({ username: '', password: '', rememberMe: true }))).toContain(
       MESSAGES.passwordRequired,

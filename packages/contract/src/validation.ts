@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Exact texts of the product description, section 5. */
+/** Exact texts of the validation messages (docs/product.md#validation-rules). */
 export const MESSAGES = {
   passwordRequired: 'Password is required!',
   passwordLength: 'Password should contains from 4 to 50 characters',
@@ -45,7 +45,10 @@ export const fullNameField = z
   .max(FULL_NAME_MAX, MESSAGES.fullNameLength)
   .refine((v) => v.length === 0 || v.length >= FULL_NAME_MIN, MESSAGES.fullNameLength);
 
-/** Username on login is effectively optional (the description's rule); a server login still needs a match. */
+/**
+ * Username on login is effectively optional (docs/product.md#validation-rules); a server login still needs
+ * a match.
+ */
 export const usernameField = z.string().trim().max(150, MESSAGES.usernamePattern);
 
 export const confirmPasswordField = z

@@ -135,7 +135,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
     timings,
 
     /**
-     * The pump state machine of section 4 as one conditional UPDATE: only an off pump (0/0) can be turned on and
+     * The pump state machine of docs/product.md as one conditional UPDATE: only an off pump (0/0) can be turned on and
      * only an on pump (1/1) turned off; the requested status is set at once (pending until the device confirms)
      * and a command is queued for the pump's controller terminal, in the same transaction.
      */

@@ -29,7 +29,7 @@ const SEED_KEYS = [
 describe('translation catalogues', () => {
   const all = mergeAll(localesDir);
 
-  it('en has every message key of the description, and NO_NOTIFICATIONS is "No Notifications"', () => {
+  it('en has every message key of docs/product.md, and NO_NOTIFICATIONS is "No Notifications"', () => {
     for (const key of SEED_KEYS) expect(all.en[key], key).toBeTruthy();
     expect(all.en.NO_NOTIFICATIONS).toBe('No Notifications');
   });

@@ -4,7 +4,7 @@ import { storage } from './storage.ts';
 export type LayoutId = 'one-column' | 'two-column' | 'three-column' | 'center-column';
 export type SidebarId = 'left' | 'right';
 
-/** A choice in the settings sidebar (section 3: name, icon, id, selected). */
+/** A choice in the settings sidebar (name, icon, id, selected; docs/product.md#page-frame). */
 export interface LayoutOption<T extends string> {
   id: T;
   /** Translation key of the label. */

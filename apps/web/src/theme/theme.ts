@@ -7,7 +7,7 @@ import {
   virtualColor,
 } from '@mantine/core';
 
-/** The two themes of the description: Mantine's light scheme is `default`, its dark scheme is `cosmic`. */
+/** The two themes (docs/product.md#page-frame): Mantine's light scheme is `default`, its dark scheme is `cosmic`. */
 export type ThemeName = 'default' | 'cosmic';
 export const COLOR_SCHEME_KEY = 'fc-color-scheme';
 

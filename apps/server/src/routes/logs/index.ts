@@ -45,7 +45,7 @@ const hardwareOnly = (types: number[] | undefined): number[] => {
 };
 
 /**
- * Every log screen the widgets link to, for agent, company or site (docs/api-logs.md). The section 7 data paths
+ * Every log screen the widgets link to, for agent, company or site (docs/api-logs.md). The dashboard data paths
  * that are logs (`/reboot/log`, `/shock/log/`, `/pump/activation/log/`) are the same pages.
  */
 export async function logRoutes(app: FastifyInstance) {

@@ -12,7 +12,7 @@ export const requesterOf = (request: FastifyRequest) => ({
   name: request.principal!.name || request.principal!.username,
 });
 
-/** Pump on/off (the state machine of section 4) and a pump's command timeline. */
+/** Pump on/off (the state machine of docs/product.md#pump-state-machine) and a pump's command timeline. */
 export async function pumpRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 

@@ -18,7 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { alertsQueryOptions, notificationSource } from '../../lib/api/alerts.ts';
 import { useSession } from '../../lib/auth/session.ts';
 
-/** Hard-coded badge on the email icon, as the description has it. */
+/** Hard-coded badge on the email icon (docs/product.md#page-frame). */
 const MAIL_BADGE = 2;
 
 /**

@@ -1,4 +1,4 @@
-/** What every auth call answers (section 3 "Auth result"). */
+/** What every auth call answers (docs/product.md#login-flow). */
 export interface AuthResult {
   success: boolean;
   /** The raw response body, or the error. */

@@ -54,7 +54,7 @@ export async function adoptResult(result: AuthResult): Promise<AuthResult> {
 }
 
 /**
- * The login transition of the description: after the call returns, whatever its result, the current
+ * The login transition (docs/product.md#login-flow): after the call returns, whatever its result, the current
  * user is loaded and stored and the caller goes on to agent/dashboard. A failed sign-in leaves no
  * token, so the route guard sends the visitor back to login, where the flash shows what went wrong.
  */

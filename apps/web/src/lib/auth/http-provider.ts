@@ -65,7 +65,7 @@ async function call(endpoint: Endpoint, body: unknown): Promise<AuthResult> {
   }
 }
 
-/** A provider made of five HTTP endpoints; both readings of the description are instances of it. */
+/** A provider made of five HTTP endpoints; both endpoint sets (docs/product.md#login-flow) are instances of it. */
 export function createHttpProvider(options: HttpProviderOptions): AuthProvider {
   const { endpoints } = options;
   return {

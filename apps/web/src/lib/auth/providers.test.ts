@@ -35,7 +35,7 @@ describe('email provider (reading A)', () => {
     expect(result).toMatchObject({ success: true, token: 'a.b.c', messages: ['Welcome'] });
   });
 
-  it('falls back to the default texts of section 8', async () => {
+  it('falls back to the default texts of docs/product.md#auth-messages', async () => {
     mockFetch({
       'POST /api/auth/login': json({}, 401),
       'POST /api/auth/register': json({}, 400),

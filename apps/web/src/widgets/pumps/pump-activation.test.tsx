@@ -48,7 +48,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('decidePumpClick (section 4)', () => {
+describe('decidePumpClick (docs/product.md#pump-state-machine)', () => {
   it('turns an off pump on, an on pump off, ignores pending ones and reports a missing pump', () => {
     expect(decidePumpClick(pump({ status: 0, last_synapse_status: 0 }))).toEqual({
       type: 'turn',

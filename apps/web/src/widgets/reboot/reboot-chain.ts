@@ -1,7 +1,7 @@
 import type { RebootType } from '@forecourt/contract/terminals';
 
 /**
- * The reboot widget's chain of choices (section 4): company → site → terminal → reboot type, each
+ * The reboot widget's chain of choices (docs/product.md#terminal-reboot): company → site → terminal → reboot type, each
  * available once the one before has a value.
  */
 export interface RebootChain {

@@ -169,7 +169,7 @@ describe('reboot chain rules', () => {
 });
 
 describe('TerminalReboot', () => {
-  it('each dropdown is disabled until the one before has a value, with the seed placeholders', async () => {
+  it('each dropdown is disabled until the one before has a value, with their placeholders', async () => {
     fleet();
     const { user } = renderWithProviders(<TerminalReboot agentId={7} />, { user: agent });
     expect(selectedText('Company')).toBe('Company...');

@@ -14,7 +14,7 @@ const battery = (terminal: string, life: number) => ({
   site_number: '0101',
 });
 
-/** The seed's thresholds at their edges: image and text colour. */
+/** The level thresholds (docs/product.md#terminal-battery-and-flash-drive) at their edges: image and text colour. */
 const EDGES: [number, string, string][] = [
   [91, 'full', 'green'],
   [90, 'none', 'none'],

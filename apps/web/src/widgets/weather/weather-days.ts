@@ -1,8 +1,8 @@
 import type { ForecastItem } from '@forecourt/contract/weather';
 
-/** At most this many day tabs (seed section 9). */
+/** At most this many day tabs (docs/product.md#weather). */
 export const MAX_WEATHER_DAYS = 5;
-/** The representative time of a future day (seed section 9). */
+/** The representative time of a future day (docs/product.md#weather). */
 export const REPRESENTATIVE_HOUR = 15;
 
 /** One day of the forecast as the widget shows it; numbers are null when the forecast has no value. */

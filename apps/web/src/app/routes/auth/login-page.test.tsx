@@ -60,7 +60,7 @@ describe('login page', () => {
     await user.type(await screen.findByLabelText('Username'), 'agent');
     await user.type(screen.getByLabelText('Password'), 'wrong-password');
     await user.click(signInButton());
-    // The seed's flow: on to agent/dashboard whatever the result, and the guard sends us back.
+    // The login flow (docs/product.md#login-flow): on to agent/dashboard whatever the result, and the guard sends us back.
     await waitFor(() => expect(location.current.state).toEqual({ from: '/agent/dashboard' }));
     await waitFor(() => {
       const alert = screen.getByRole('alert');

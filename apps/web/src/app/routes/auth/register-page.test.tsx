@@ -28,7 +28,7 @@ describe('register page', () => {
     expect(registerButton()).toBeDisabled();
   });
 
-  it('shows every validation message of section 5, word for word', async () => {
+  it('shows every validation message of docs/product.md#validation-rules, word for word', async () => {
     const { user } = renderApp('/auth/register');
     const email = await screen.findByLabelText('Email address');
     await user.click(email);

@@ -18,7 +18,7 @@ export interface LocalTimeWidgetProps {
   height?: number;
 }
 
-/** The clock refreshes every second (seed section 9). */
+/** The clock refreshes every second (docs/product.md#local-time). */
 export const CLOCK_TICK_MS = 1000;
 
 /** HH:mm:ss in the zone: through its IANA name (daylight saving included), else from its fixed offset. */

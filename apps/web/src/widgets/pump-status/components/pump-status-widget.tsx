@@ -7,12 +7,12 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-// The accordion group is a building block shared by design (seed: "Accordion group"), not a data widget.
+// The accordion group is a building block shared by design (docs/product.md#pump-status), not a data widget.
 import { AccordionGroup } from '../../../components/accordion-group/accordion-group.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { pumpStatusQuery } from '../../../lib/api/fleet.ts';
 
-/** Double-height box (seed: size2X makes the box 450px). */
+/** Double-height box: size2X makes it 450 px (docs/product.md#pump-status). */
 export const PUMP_STATUS_SIZE_2X = 450;
 
 export interface PumpStatusWidgetProps {

@@ -72,7 +72,7 @@ function CommandWatcher({
   return null;
 }
 
-/** One tile per pump of the site, switched on and off by the state machine of section 4. */
+/** One tile per pump of the site, switched on and off by the state machine of docs/product.md#pump-state-machine. */
 export function PumpActivation({ siteId }: PumpActivationProps) {
   const { t } = useTranslation();
   const client = useQueryClient();

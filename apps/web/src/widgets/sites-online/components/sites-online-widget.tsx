@@ -12,7 +12,7 @@ export interface SitesOnlineWidgetProps {
   height?: number;
 }
 
-/** Both readings of the description from one list: status 0 counted as offline, the rest online. */
+/** Both readings (docs/product.md#sites-online) from one list: status 0 counted as offline, the rest online. */
 export function countSites(sites: readonly { status?: number | null }[] | null | undefined) {
   const list = sites ?? [];
   const offline = list.filter((s) => s?.status === 0).length;
@@ -20,7 +20,7 @@ export function countSites(sites: readonly { status?: number | null }[] | null |
 }
 
 /**
- * Sites online. The description reads status 0 two ways, and both stand: the count of sites with
+ * Sites online. Status 0 is read two ways, and both stand (docs/product.md#sites-online): the count of sites with
  * status 0 is shown under SITES_OFFLINE_TOTAL, and the online count (status other than 0) beside it,
  * each over the total, zero-padded to 3 digits and greyed at 0 or when there are no sites.
  */

@@ -9,7 +9,7 @@ import classes from './transaction-activity.module.css';
 const loadCharts = () => import('./transaction-charts.tsx');
 const TransactionCharts = lazy(loadCharts);
 
-/** Box height of the seed for transaction activity. */
+/** Box height of transaction activity (docs/product.md#common-to-every-widget). */
 export const TRANSACTION_ACTIVITY_HEIGHT = 450;
 
 export interface TransactionActivityWidgetProps {

@@ -15,7 +15,7 @@ import { weatherDays } from '../weather-days.ts';
 import classes from './weather.module.css';
 import { WeatherView } from './weather-view.tsx';
 
-/** Box height of the seed for the weather widget. */
+/** Box height of the weather widget (docs/product.md#common-to-every-widget). */
 export const WEATHER_HEIGHT = 220;
 
 export interface WeatherWidgetProps {

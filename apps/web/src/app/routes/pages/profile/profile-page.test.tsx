@@ -31,7 +31,7 @@ describe('profile page', () => {
     expect(img).toHaveAttribute('src', '/api/user/avatar/1/');
   });
 
-  it('the profile form shows the seed messages word for word', async () => {
+  it('the profile form shows the validation messages word for word', async () => {
     mockFetch({});
     const { user: u } = renderProfile();
     const form = within(profileForm());
@@ -46,7 +46,7 @@ describe('profile page', () => {
     expect(form.getByRole('button', { name: 'Save profile' })).toBeDisabled();
   });
 
-  it('the password form shows the seed messages word for word', async () => {
+  it('the password form shows the validation messages word for word', async () => {
     mockFetch({});
     const { user: u } = renderProfile();
     const form = within(passwordForm());
