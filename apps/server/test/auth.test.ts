@@ -534,8 +534,19 @@ describe.skipIf(postgresUnavailable)('auth, reading B', () => {
     });
   });
 
-  it('/api-token-verify/ refuses garbage, a foreign signature and a logged-out token', async () => {
-    for (const token of ['garbage', 'a.b.c', createSigner({ key: 'k'.repeat(40) })({ sub: '1', jti: 'x' })]) {
+  it('/api-token-verify/ says a token must consist of three parts when it does not', async () => {
+    for (const token of ['garbage', 'a.b', 'a.b.c.d', 'a..b.c']) {
+      const res = await send(t, 'POST', '/api-token-verify/', { token });
+      expect(res.statusCode, token).toBe(400);
+      expect(res.json(), token).toEqual({
+        non_field_errors: [MESSAGES.tokenParts],
+        data: { errors: [MESSAGES.tokenParts] },
+      });
+    }
+  });
+
+  it('/api-token-verify/ refuses undecodable parts, a foreign signature and a logged-out token', async () => {
+    for (const token of ['a.b.c', '..', '!!.$$.%%', createSigner({ key: 'k'.repeat(40) })({ sub: '1', jti: 'x' })]) {
       const res = await send(t, 'POST', '/api-token-verify/', { token });
       expect(res.statusCode).toBe(400);
       expect(NonFieldErrorsSchema.parse(res.json()).non_field_errors).toEqual(['Error decoding signature.']);

@@ -277,6 +277,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     async (request) => {
       const token = request.body.token.trim();
       const fail = (message: string) => badRequest(message, { non_field_errors: [message] });
+      if (token.split('.').length !== 3) throw fail(MESSAGES.tokenParts);
       const result = app.tokens.verify(token);
       if (!result.ok) throw fail(result.expired ? SIGNATURE_EXPIRED : TOKEN_DECODE_FAILED);
       if (await revoked.isRevoked(result.claims.jti)) throw fail('Token has been revoked.');
