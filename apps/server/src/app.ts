@@ -23,6 +23,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Env } from './config/env.ts';
 import type { Database } from './db/client.ts';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './lib/db-unavailable.ts';
 import { errorBody } from './lib/errors.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { devicesPlugin } from './plugins/devices.ts';
@@ -31,6 +32,7 @@ import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
 import { routes } from './routes/index.ts';
+import { createSignInLimits, type SignInLimitOptions, type SignInLimits } from './services/sign-in-limits.ts';
 import { createTokenService, type TokenService } from './services/tokens.ts';
 
 declare module 'fastify' {
@@ -39,6 +41,7 @@ declare module 'fastify' {
     database: Database;
     repos: Repositories;
     tokens: TokenService;
+    signInLimits: SignInLimits;
   }
 }
 
@@ -49,6 +52,8 @@ export interface BuildOptions {
   /** Serve the built web app from this folder (default apps/web/dist when it exists). */
   webRoot?: string | null;
   logger?: FastifyServerOptions['logger'];
+  /** Thresholds and delays of sign-in limiting (tests shorten the delays). */
+  signInLimits?: SignInLimitOptions;
 }
 
 export const defaultWebRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -73,7 +78,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 1_048_576,
-    trustProxy: true,
+    // X-Forwarded-For counts only from the proxies named in TRUST_PROXY (docs/deploying.md).
+    trustProxy: opts.config.TRUST_PROXY,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 200 },
     ajv: { customOptions: { coerceTypes: false } },
     frameworkErrors: routerError,
@@ -86,6 +92,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('database', opts.database);
   app.decorate('tokens', createTokenService(opts.jwtSecret));
   app.decorate('repos', createRepositories(opts.database, opts.config));
+  app.decorate('signInLimits', createSignInLimits(opts.database, opts.signInLimits));
+  // Expired sign-in counters go every 10 minutes (any node may do it; the delete is idempotent).
+  const pruneSignInLimits = setInterval(() => void app.signInLimits.prune().catch(() => {}), 600_000);
+  pruneSignInLimits.unref();
+  app.addHook('onClose', async () => clearInterval(pruneSignInLimits));
 
   await app.register(errorsPlugin);
   await app.register(helmet, {
@@ -141,10 +152,29 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(snapshotCachePlugin, { ttlMs: opts.config.POLL_CACHE_MS });
   await app.register(devicesPlugin);
 
+  // Liveness: the process answers (docs/deploying.md). Never asks the database.
   app.get('/api/health', { schema: { hide: true } }, async () => ({
     status: 'ok',
     database: opts.database.kind,
   }));
+  // Readiness: the database answers `select 1` within 2 s; else 503, so a load balancer takes the node out.
+  app.get('/api/health/ready', { schema: { hide: true } }, async (_request, reply) => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DatabaseUnavailableError('database check timed out')), 2_000);
+    });
+    try {
+      await Promise.race([opts.database.query('select 1'), timeout]);
+    } catch (err) {
+      throw isDatabaseUnavailable(err)
+        ? err
+        : new DatabaseUnavailableError('database check failed', { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+    reply.header('cache-control', 'no-store');
+    return { status: 'ready', database: opts.database.kind };
+  });
 
   await app.register(routes);
 

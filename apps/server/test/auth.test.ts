@@ -612,59 +612,7 @@ describe.skipIf(postgresUnavailable)('auth, reading B', () => {
   });
 });
 
-describe.skipIf(postgresUnavailable)('login rate limits', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    await orgFixture(t.database);
-  });
-  afterAll(async () => t?.close());
-
-  it('blocks a username after 10 failures, across both readings, even with the right password', async () => {
-    for (let i = 0; i < 10; i++) {
-      const url = i % 2 ? '/api/auth/login' : '/api-token-auth/';
-      const res = await send(t, 'POST', url, { username: 'company', password: `wrong-${i}` });
-      expect(res.statusCode).not.toBe(429);
-    }
-    for (const url of ['/api/auth/login', '/api-token-auth/']) {
-      const res = await send(t, 'POST', url, { username: 'Company', password: DEMO_PASSWORD });
-      expect(res.statusCode).toBe(429);
-      expect(errorsOf(res)[0]).toMatch(/^Too many login attempts, please try again in 15 minutes\.$/);
-      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    }
-    // Other users are not affected.
-    const other = await send(t, 'POST', '/api/auth/login', { username: 'site', password: DEMO_PASSWORD });
-    expect(other.statusCode).toBe(200);
-  });
-
-  it('blocks a client address after 30 attempts, whatever the usernames', async () => {
-    const remoteAddress = '192.0.2.77';
-    for (let i = 0; i < 30; i++) {
-      const res = await send(
-        t,
-        'POST',
-        '/api/auth/login',
-        { username: `someone${i}`, password: 'whatever1' },
-        { remoteAddress },
-      );
-      expect(res.statusCode).toBe(401);
-    }
-    const blocked = await send(
-      t,
-      'POST',
-      '/api-token-auth/',
-      { username: 'agent', password: DEMO_PASSWORD },
-      { remoteAddress },
-    );
-    expect(blocked.statusCode).toBe(429);
-    expect(errorsOf(blocked)[0]).toMatch(/^Too many login attempts, please try again in \d+ minutes?\.$/);
-    const elsewhere = await send(t, 'POST', '/api/auth/login', {
-      username: 'agent',
-      password: DEMO_PASSWORD,
-    });
-    expect(elsewhere.statusCode).toBe(200);
-  });
-});
+// Sign-in limits: test/sign-in-limits.test.ts.
 
 describe.skipIf(postgresUnavailable)('configuration', () => {
   it('REGISTRATION=closed refuses sign-up with 403 in both readings', async () => {

@@ -114,6 +114,8 @@ export async function openTestDatabase(kind: string, template: string): Promise<
       await admin.end();
     }
     const pool = new pg.Pool({ connectionString: withDb(postgresAdmin, name), max: 5 });
+    // An idle connection ended by the server (restart, drop with force) is reported by the next query.
+    pool.on('error', () => {});
     const database = fromPool(pool);
     const close = database.close;
     database.close = async () => {

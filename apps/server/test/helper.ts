@@ -28,7 +28,11 @@ export interface TestApp {
 /** The real app on a fresh demo-seeded database (PGlite, or PostgreSQL in the postgres project). */
 export async function buildTestApp(
   env: Record<string, string> = {},
-  opts: { logger?: BuildOptions['logger']; webRoot?: string | null } = {},
+  opts: {
+    logger?: BuildOptions['logger'];
+    webRoot?: string | null;
+    signInLimits?: BuildOptions['signInLimits'];
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(
     testDbKind,
@@ -42,6 +46,7 @@ export async function buildTestApp(
     jwtSecret: TEST_JWT_SECRET,
     webRoot: opts.webRoot ?? null,
     logger: opts.logger,
+    signInLimits: opts.signInLimits,
   });
   await app.ready();
   const tokens = new Map<string, string>();

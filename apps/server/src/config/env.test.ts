@@ -43,6 +43,25 @@ describe('loadEnv', () => {
     expect(message).toContain('CONNECTIVITY_TIMEOUT must be a duration like 300, 90s, 5m or 1h');
   });
 
+  it('reads TRUST_PROXY: off by default, else the proxies whose X-Forwarded-For is believed', () => {
+    expect(loadEnv({}).TRUST_PROXY).toBe(false);
+    expect(loadEnv({ TRUST_PROXY: 'off' }).TRUST_PROXY).toBe(false);
+    expect(loadEnv({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1,fd00::/8,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['on', 'true', '10.0.0.0/33', '10.0.0.1,,10.0.0.2', 'proxy.example.com', '*']) {
+      const message = failure({ TRUST_PROXY: bad });
+      expect(message.split('\n')).toHaveLength(1);
+      expect(message).toContain(
+        'TRUST_PROXY: must be off or a comma-separated list of proxy addresses or CIDRs',
+      );
+    }
+  });
+
   it('reads durations with units', () => {
     expect(loadEnv({ CONNECTIVITY_TIMEOUT: '90s' }).CONNECTIVITY_TIMEOUT).toBe(90);
     expect(loadEnv({ CONNECTIVITY_TIMEOUT: '5m' }).CONNECTIVITY_TIMEOUT).toBe(300);

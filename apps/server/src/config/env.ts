@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const durationSeconds = (name: string, fallback: number) =>
@@ -42,6 +43,40 @@ const url = (protocols: string[]) =>
         return z.NEVER;
       }
     });
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One address or CIDR: 10.0.0.1, 10.0.0.0/8, ::1, fd00::/8. */
+function isAddressOrCidr(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `off` (default: X-Forwarded-For is ignored, the client is the socket's peer) or a comma-separated
+ * list of the proxies whose X-Forwarded-For is believed — addresses, CIDRs, or loopback/linklocal/uniquelocal.
+ * See docs/deploying.md.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, ctx): false | string[] => {
+    const value = (v ?? '').trim();
+    if (value === '' || value === 'off' || value === 'false') return false;
+    const entries = value.split(',').map((e) => e.trim());
+    const bad = entries.filter((e) => !PROXY_NAMES.has(e) && !isAddressOrCidr(e));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be off or a comma-separated list of proxy addresses or CIDRs (not valid: ${bad.join(', ') || 'an empty entry'})`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 export const EnvSchema = z.object({
   PORT: z
@@ -113,6 +148,7 @@ export const EnvSchema = z.object({
     .default('Authorization'),
   REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   CONNECTIVITY_TIMEOUT: durationSeconds('CONNECTIVITY_TIMEOUT', 300),
+  TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

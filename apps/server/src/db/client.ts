@@ -79,7 +79,14 @@ export function fromPool(pool: pg.Pool): Database {
 /** PostgreSQL when a URL is given, else PGlite persisted in dataDir. */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // A database that is gone must answer within seconds, never hang a request (docs/deploying.md): a new
+    // connection or a wait for a free one gives up after 5 s; TCP keepalive notices a silent peer.
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+    });
     pool.on('error', () => {
       /* idle client errors are reported by the next query */
     });

@@ -2,6 +2,11 @@ import { MESSAGES } from '@forecourt/contract/validation';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import {
+  DATABASE_RETRY_AFTER_S,
+  DATABASE_UNAVAILABLE,
+  isDatabaseUnavailable,
+} from '../lib/db-unavailable.ts';
 import { errorBody, HttpError } from '../lib/errors.ts';
 
 const selfNaming = new Set<string>(Object.values(MESSAGES));
@@ -34,6 +39,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(500).send(errorBody(['Internal server error.']));
     }
     const status = error.statusCode ?? 500;
+    if (status >= 500 && isDatabaseUnavailable(error)) {
+      // The database is down or unreachable: the client may retry; /api/health/ready says when it is back.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', DATABASE_RETRY_AFTER_S);
+      return reply.status(503).send(errorBody([DATABASE_UNAVAILABLE]));
+    }
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
       return reply.status(500).send(errorBody(['Internal server error.']));

@@ -7,6 +7,10 @@ export function createRevokedRepository(database: Database) {
     loaded ??= database
       .query<{ jti: string }>('select jti from revoked_tokens where expires_at > now()')
       .then((rows) => new Set(rows.map((r) => r.jti)));
+    // A failed load (database down) is tried again on the next call, not remembered.
+    loaded.catch(() => {
+      loaded = null;
+    });
     return loaded;
   };
   return {

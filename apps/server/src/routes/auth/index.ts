@@ -3,7 +3,6 @@ import {
   AUTH_REDIRECTS,
   AUTH_TEXTS,
   AuthResultSchema,
-  LOGIN_LIMITS,
   LoginRequestSchema,
   REGISTER_TEXTS,
   RESET_TEXTS,
@@ -27,11 +26,9 @@ import { z } from 'zod';
 import { badRequest, conflict, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.ts';
 import { extractToken } from '../../plugins/auth.ts';
 import { isUniqueViolation, type UserRow } from '../../repositories/user-repository.ts';
-import { createLoginLimiter } from '../../services/login-limiter.ts';
 import { createMailer } from '../../services/mailer.ts';
 import { hashPassword, verifyPassword, warmUpPasswords } from '../../services/passwords.ts';
 
-const WINDOW_MS = LOGIN_LIMITS.windowMinutes * 60_000;
 /** Reset mails per user per hour; further requests get the same answer and send nothing. */
 const RESET_MAILS_PER_HOUR = 5;
 
@@ -56,8 +53,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   const { users, revoked, principals } = app.repos;
   warmUpPasswords();
 
-  const usernameLimiter = createLoginLimiter({ maxFailures: LOGIN_LIMITS.perUsername, windowMs: WINDOW_MS });
-  const addressLimit = app.createRateLimit({ max: LOGIN_LIMITS.perAddress, timeWindow: WINDOW_MS });
+  const limits = app.signInLimits;
   const mailer = createMailer({ smtpUrl: app.config.SMTP_URL, from: app.config.MAIL_FROM, log: app.log });
   const publicUrl = (app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`).replace(/\/+$/, '');
 
@@ -79,20 +75,27 @@ export async function authRoutes(fastify: FastifyInstance) {
     return tooManyRequests(tooManyLoginAttempts(minutes));
   };
 
-  /** Checks the limits, then the password; a wrong login counts against the username. */
+  /** 429 when `account` may not try from this address now, else waits out the account's delay. */
+  async function guard(request: FastifyRequest, reply: FastifyReply, account: string, scope: string) {
+    const verdict = await limits.check(account, request.ip, scope);
+    if (verdict.blockedMs > 0) throw limited(reply, verdict.blockedMs);
+    if (verdict.delayMs > 0) await new Promise((r) => setTimeout(r, verdict.delayMs));
+  }
+
+  /**
+   * Checks the limits, then the password; a failure counts against the account (username and email are one:
+   * the user id) and the address (services/sign-in-limits.ts).
+   */
   async function signIn(request: FastifyRequest, reply: FastifyReply, login: string, password: string) {
-    const byAddress = await addressLimit(request);
-    if (!byAddress.isAllowed && byAddress.isExceeded) throw limited(reply, byAddress.ttl);
-    const key = login.toLowerCase();
-    const wait = usernameLimiter.blockedFor(key);
-    if (wait > 0) throw limited(reply, wait);
     const user = await users.findByLogin(login);
+    const account = user ? `user:${user.id}` : `login:${login.toLowerCase()}`;
+    await guard(request, reply, account, 'login');
     const ok = await verifyPassword(user?.passwordHash, password);
     if (!user || !ok) {
-      usernameLimiter.fail(key);
+      await limits.failed(account, request.ip, 'login');
       return null;
     }
-    usernameLimiter.succeed(key);
+    await limits.succeeded(account, request.ip, 'login');
     return user;
   }
 
@@ -146,7 +149,11 @@ export async function authRoutes(fastify: FastifyInstance) {
     return next;
   };
 
-  function requestPassword(email: string) {
+  /** Every reset request counts like a failed sign-in (per address and email), so mail cannot be sprayed. */
+  async function requestPassword(request: FastifyRequest, reply: FastifyReply, email: string) {
+    const account = `email:${email.trim().toLowerCase()}`;
+    await guard(request, reply, account, 'reset');
+    await limits.failed(account, request.ip, 'reset');
     // The answer never depends on the address: the work happens after it, off the request.
     inBackground(async () => {
       const issued = await issueResetLink(email);
@@ -170,10 +177,16 @@ export async function authRoutes(fastify: FastifyInstance) {
     return { data: { messages: [AUTH_TEXTS.resetRequested] }, redirect: AUTH_REDIRECTS.resetRequested };
   }
 
-  async function resetPassword(body: z.infer<typeof ResetPasswordRequestSchema>) {
+  async function resetPassword(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    body: z.infer<typeof ResetPasswordRequestSchema>,
+  ) {
     const password = (body.password ?? body.newPassword)!;
+    await guard(request, reply, 'token', 'reset');
     const state = await users.consumeResetToken(sha256(body.reset_password_token!));
     if (!state.ok) {
+      await limits.failed('token', request.ip, 'reset');
       const reason = {
         unknown: RESET_TEXTS.tokenInvalid,
         used: RESET_TEXTS.tokenUsed,
@@ -231,8 +244,8 @@ export async function authRoutes(fastify: FastifyInstance) {
     body: RequestPasswordSchema,
     response: { 200: MessagesResultSchema, 400: ErrorBodySchema },
   };
-  app.post('/api/auth/request-pass', { schema: requestPassSchema }, (request) =>
-    requestPassword(request.body.email),
+  app.post('/api/auth/request-pass', { schema: requestPassSchema }, (request, reply) =>
+    requestPassword(request, reply, request.body.email),
   );
 
   const resetPassSchema = {
@@ -241,9 +254,11 @@ export async function authRoutes(fastify: FastifyInstance) {
     body: ResetPasswordRequestSchema,
     response: { 200: MessagesResultSchema, 400: ErrorBodySchema },
   };
-  app.put('/api/auth/reset-pass', { schema: resetPassSchema }, (request) => resetPassword(request.body));
-  app.post('/api/auth/reset-pass', { schema: { ...resetPassSchema, hide: true } }, (request) =>
-    resetPassword(request.body),
+  app.put('/api/auth/reset-pass', { schema: resetPassSchema }, (request, reply) =>
+    resetPassword(request, reply, request.body),
+  );
+  app.post('/api/auth/reset-pass', { schema: { ...resetPassSchema, hide: true } }, (request, reply) =>
+    resetPassword(request, reply, request.body),
   );
 
   // Reading B
@@ -298,11 +313,13 @@ export async function authRoutes(fastify: FastifyInstance) {
     { schema: { ...logoutSchema, body: z.object({ token: z.string().optional() }).nullish() } },
     logout,
   );
-  app.post('/auth/request-pass', { schema: requestPassSchema }, (request) =>
-    requestPassword(request.body.email),
+  app.post('/auth/request-pass', { schema: requestPassSchema }, (request, reply) =>
+    requestPassword(request, reply, request.body.email),
   );
-  app.post('/auth/reset-pass', { schema: resetPassSchema }, (request) => resetPassword(request.body));
-  app.put('/auth/reset-pass', { schema: { ...resetPassSchema, hide: true } }, (request) =>
-    resetPassword(request.body),
+  app.post('/auth/reset-pass', { schema: resetPassSchema }, (request, reply) =>
+    resetPassword(request, reply, request.body),
+  );
+  app.put('/auth/reset-pass', { schema: { ...resetPassSchema, hide: true } }, (request, reply) =>
+    resetPassword(request, reply, request.body),
   );
 }

@@ -1,0 +1,135 @@
+import { ErrorBodySchema } from '@forecourt/contract/common';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { loadEnv } from '../src/config/env.ts';
+import { type Database, fromPool } from '../src/db/client.ts';
+import { buildTestApp, postgresUnavailable, TEST_JWT_SECRET, type TestApp, testDbKind } from './helper.ts';
+import { startTcpProxy } from './tcp-proxy.ts';
+
+const DOWN = 'The database is unavailable; please try again shortly.';
+
+/** The app on a PostgreSQL pool at `url` (the test's own database, or nothing at all). */
+async function appOn(url: string): Promise<{ app: FastifyInstance; database: Database }> {
+  const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000 });
+  pool.on('error', () => {});
+  const database = fromPool(pool);
+  const app = await buildApp({
+    config: loadEnv({ DATA_DIR: '/nonexistent', SIMULATOR: 'off', LOG_LEVEL: 'silent' }),
+    database,
+    jwtSecret: TEST_JWT_SECRET,
+    webRoot: null,
+  });
+  await app.ready();
+  return { app, database };
+}
+
+/** What every request that needs the database answers while it is gone. */
+function expectDown(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }) {
+  expect(res.statusCode).toBe(503);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  expect(ErrorBodySchema.parse(res.json()).data.errors).toEqual([DOWN]);
+}
+
+describe.skipIf(postgresUnavailable)('database gone', () => {
+  let t: TestApp;
+  let down: { app: FastifyInstance; database: Database };
+  let token: string;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    token = await t.login('agent');
+    // Nothing listens there: every connection is refused.
+    down = await appOn('postgres://postgres@127.0.0.1:18499/forecourt');
+  });
+  afterAll(async () => {
+    await down?.app.close();
+    await down?.database.close();
+    await t?.close();
+  });
+
+  it('keeps /api/health (liveness) at 200 and answers /api/health/ready with 503', async () => {
+    const live = await down.app.inject({ method: 'GET', url: '/api/health' });
+    expect(live.statusCode).toBe(200);
+    expectDown(await down.app.inject({ method: 'GET', url: '/api/health/ready' }));
+    const ready = await t.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', database: testDbKind });
+  });
+
+  it('answers sign-in, reads, actions and device writes with 503 and Retry-After, never 500', async () => {
+    const auth = { authorization: `JWT ${token}` };
+    expectDown(
+      await down.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'agent', password: 'demo1234' },
+      }),
+    );
+    expectDown(await down.app.inject({ method: 'GET', url: '/api/user/', headers: auth }));
+    expectDown(await down.app.inject({ method: 'GET', url: '/api/alerts/agent/1/', headers: auth }));
+    expectDown(
+      await down.app.inject({
+        method: 'POST',
+        url: '/api/terminal/1/reboot/',
+        headers: auth,
+        payload: { reboot_type: 'software' },
+      }),
+    );
+    expectDown(
+      await down.app.inject({
+        method: 'POST',
+        url: '/api/device/v1/telemetry',
+        headers: { authorization: 'Device fcd_some-device-token-0000000000' },
+        payload: { battery_life: 50 },
+      }),
+    );
+  });
+});
+
+describe.skipIf(postgresUnavailable || testDbKind !== 'postgres')('database returns', () => {
+  let t: TestApp;
+  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+  let node: { app: FastifyInstance; database: Database };
+  beforeAll(async () => {
+    t = await buildTestApp();
+    const [{ db }] = await t.database.query<{ db: string }>('select current_database() as db');
+    const admin = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+    proxy = await startTcpProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
+    admin.hostname = '127.0.0.1';
+    admin.port = String(proxy.port);
+    admin.pathname = `/${db}`;
+    node = await appOn(admin.toString());
+  });
+  afterAll(async () => {
+    await node?.app.close();
+    await node?.database.close();
+    await proxy?.close();
+    await t?.close();
+  });
+
+  it('answers 503 while the database is cut off and recovers by itself when it returns', async () => {
+    const login = () =>
+      node.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'agent', password: 'demo1234' },
+      });
+    expect((await node.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+    const before = await login();
+    expect(before.statusCode).toBe(200);
+    const auth = { authorization: `JWT ${before.json().token}` };
+    expect((await node.app.inject({ method: 'GET', url: '/api/user/', headers: auth })).statusCode).toBe(200);
+
+    await proxy.cut();
+    expectDown(await node.app.inject({ method: 'GET', url: '/api/health/ready' }));
+    expectDown(await node.app.inject({ method: 'GET', url: '/api/user/', headers: auth }));
+    expectDown(await login());
+    expect((await node.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+
+    await proxy.restore();
+    expect((await node.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(200);
+    expect((await node.app.inject({ method: 'GET', url: '/api/user/', headers: auth })).statusCode).toBe(200);
+    expect((await login()).statusCode).toBe(200);
+  });
+});
