@@ -176,7 +176,9 @@ describe.skipIf(postgresUnavailable)('fuzzed bodies, content types, ids and quer
       'select agent_id, company_id from sites where id = $1',
       [f.siteId],
     );
-    const command = await t.app.commands.reboot(f.controllerId, 'software', { userId: 1, name: 'fixture' });
+    const queued = await t.app.commands.reboot(f.controllerId, 'software', { userId: 1, name: 'fixture' });
+    if (!queued.ok) throw new Error(`fixture reboot not queued: ${queued.reason}`);
+    const { command } = queued;
     ids = {
       pump: f.offPump.id,
       terminal: f.controllerId,

@@ -72,10 +72,12 @@ describe.skipIf(postgresUnavailable)('authentication and scope come before valid
       'select agent_id, company_id from sites where id = $1',
       [f.outsider.siteId],
     );
-    const command = await t.app.commands.reboot(f.outsider.terminalId, 'software', {
+    const queued = await t.app.commands.reboot(f.outsider.terminalId, 'software', {
       userId: 1,
       name: 'fixture',
     });
+    if (!queued.ok) throw new Error(`fixture reboot not queued: ${queued.reason}`);
+    const { command } = queued;
     Object.assign(outsider, {
       agent: org.agent_id,
       company: org.company_id,

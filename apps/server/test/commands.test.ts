@@ -197,6 +197,43 @@ describe.skipIf(postgresUnavailable)('pump and reboot commands', () => {
     expect(fetched).toEqual([
       { id: body.command.id, kind: 'reboot', reboot_type: 'full', created_at: body.command.created_at },
     ]);
+    await device(token, {
+      method: 'POST',
+      url: `commands/${body.command.id}/ack`,
+      payload: { result: 'ok' },
+    });
+  });
+
+  it('refuses a second reboot while one is queued or sent: 409 with error_text, nothing queued', async () => {
+    const url = `/api/terminal/${f.plainTerminalId}/reboot/`;
+    const first = await t.as(agent, { method: 'POST', url, payload: { reboot_type: 'software' } });
+    expect(first.statusCode).toBe(202);
+    const queued = RebootAcceptedSchema.parse(first.json()).command;
+    const count = async () =>
+      (
+        await t.database.query<{ n: number }>(
+          `select count(*)::int as n from commands where terminal_id = $1 and kind = 'reboot'`,
+          [f.plainTerminalId],
+        )
+      )[0].n;
+    const before = await count();
+    const token = await deviceToken(f.plainTerminalId);
+    for (const stage of ['queued', 'sent']) {
+      if (stage === 'sent') await device(token, { method: 'GET', url: 'commands' });
+      const again = await t.as(site, { method: 'POST', url, payload: { reboot_type: 'full' } });
+      expect(again.statusCode, stage).toBe(409);
+      const err = ErrorBodySchema.parse(again.json());
+      expect(err.error).toBe(true);
+      expect(err.error_text).toBe(`Terminal ${queued.terminal_number} has a reboot pending`);
+      expect(err.data.errors).toEqual([err.error_text]);
+    }
+    expect(await count()).toBe(before);
+    await device(token, { method: 'POST', url: `commands/${queued.id}/ack`, payload: { result: 'ok' } });
+    const after = await t.as(agent, { method: 'POST', url, payload: { reboot_type: 'full' } });
+    expect(after.statusCode).toBe(202);
+    await t.database.query(`update commands set state = 'expired' where id = $1`, [
+      RebootAcceptedSchema.parse(after.json()).command.id,
+    ]);
   });
 
   it('answers 400 naming reboot_type for a bad or missing type', async () => {

@@ -48,6 +48,11 @@ export type TurnResult =
   | { ok: false; reason: 'already' | 'pending'; pump: PumpRow }
   | { ok: false; reason: 'missing' };
 
+export type RebootResult =
+  | { ok: true; command: Command }
+  | { ok: false; reason: 'pending'; terminalNo: string }
+  | { ok: false; reason: 'missing' };
+
 const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
 
 interface CommandDbRow {
@@ -172,8 +177,27 @@ export function createCommandRepository(database: Database, timings: CommandTimi
       });
     },
 
-    async queueReboot(terminalId: number, rebootType: RebootType, by: Requester): Promise<Command> {
+    /**
+     * Queues a reboot unless one of the terminal's reboots is still queued or sent (within its deadline): then
+     * nothing is queued and the pending one is answered. The terminal row is locked first, so two concurrent
+     * requests (on any node) queue one reboot.
+     */
+    async queueReboot(terminalId: number, rebootType: RebootType, by: Requester): Promise<RebootResult> {
       return database.transaction(async (q) => {
+        const terminal = await q<{ terminal_no: string }>(
+          'select terminal_no from terminals where id = $1 for update',
+          [terminalId],
+        );
+        if (!terminal[0]) return { ok: false, reason: 'missing' } as const;
+        const pending = await q<{ id: number | string }>(
+          `select id from commands
+            where terminal_id = $1 and kind = 'reboot' and state in ('queued', 'sent') and expires_at > now()
+            order by id limit 1`,
+          [terminalId],
+        );
+        if (pending[0]) {
+          return { ok: false, reason: 'pending', terminalNo: terminal[0].terminal_no } as const;
+        }
         const inserted = await q<{ id: number | string }>(
           `insert into commands (kind, terminal_id, site_id, company_id, agent_id, reboot_type, state,
                                  requested_by, requested_by_name, expires_at)
@@ -185,7 +209,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         );
         const id = Number(inserted[0].id);
         await logEvents(q, [id], ['queued'], [`${rebootType} reboot requested by ${by.name}`], null);
-        return (await byId(q, id))!;
+        return { ok: true, command: (await byId(q, id))! } as const;
       });
     },
 

@@ -6,6 +6,7 @@ import { createCompanyRepository } from './company-repository.ts';
 import { createConnectivityRepository } from './connectivity-repository.ts';
 import { createDeviceRepository } from './device-repository.ts';
 import { createFleetReadRepository } from './fleet-read-repository.ts';
+import { createIdempotencyRepository } from './idempotency-repository.ts';
 import { createLogRepository } from './log-repository.ts';
 import { createOrgRepository } from './org-repository.ts';
 import { createPrincipalRepository } from './principal-repository.ts';
@@ -32,6 +33,7 @@ export function createRepositories(database: Database, _config: Env) {
     alerts: createAlertRepository(database),
     fleetReads: createFleetReadRepository(database),
     logs: createLogRepository(database),
+    idempotency: createIdempotencyRepository(database),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

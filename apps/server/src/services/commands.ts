@@ -77,10 +77,12 @@ export function createCommandService(opts: CommandServiceOptions) {
     },
 
     async reboot(terminalId: number, rebootType: RebootType, by: Requester) {
-      const command = await repos.commands.queueReboot(terminalId, rebootType, by);
-      wake(terminalId);
-      changed({ siteId: command.site_id });
-      return command;
+      const result = await repos.commands.queueReboot(terminalId, rebootType, by);
+      if (result.ok) {
+        wake(terminalId);
+        changed({ siteId: result.command.site_id });
+      }
+      return result;
     },
 
     /**

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { IdPathSchema, scopedErrors } from '../../lib/route-schemas.ts';
+import { IDEMPOTENCY_DESCRIPTION } from '../../plugins/idempotency.ts';
 import { toPump } from '../../repositories/pump-repository.ts';
 
 export const requesterOf = (request: FastifyRequest) => ({
@@ -24,6 +25,7 @@ export async function pumpRoutes(fastify: FastifyInstance) {
       `/api/pump/:id/turn/${word}/`,
       {
         onRequest: app.scope('pump'),
+        preHandler: app.idempotent,
         schema: {
           tags: ['pumps'],
           security: [{ jwt: [] }],
@@ -31,7 +33,7 @@ export async function pumpRoutes(fastify: FastifyInstance) {
           description:
             `Sets the requested status to ${target} at once (pending until the pump's terminal confirms, which sets ` +
             'last_synapse_status) and queues a command for that terminal. A pump already ' +
-            `${word} or with a command pending answers 409 with error:true and error_text.`,
+            `${word} or with a command pending answers 409 with error:true and error_text.${IDEMPOTENCY_DESCRIPTION}`,
           params: IdPathSchema,
           response: {
             200: TurnPumpResponseSchema,

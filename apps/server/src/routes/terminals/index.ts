@@ -10,8 +10,9 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { IdPathSchema, scopedErrors } from '../../lib/route-schemas.ts';
+import { IDEMPOTENCY_DESCRIPTION } from '../../plugins/idempotency.ts';
 import { canReach, parseId } from '../../plugins/scope.ts';
 import { requesterOf } from '../pumps/index.ts';
 
@@ -27,6 +28,7 @@ export async function terminalRoutes(fastify: FastifyInstance) {
     '/api/terminal/:id/reboot/',
     {
       onRequest: app.scope('terminal'),
+      preHandler: app.idempotent,
       // The older client sends reboot_type as a query parameter; either place works, the body wins.
       preValidation: async (request: FastifyRequest) => {
         const body = request.body;
@@ -45,19 +47,31 @@ export async function terminalRoutes(fastify: FastifyInstance) {
         summary: 'Reboot a terminal',
         description:
           'Queues a reboot command for the terminal and answers 202 with it; its state (queued, sent, confirmed = done, ' +
-          'failed, timed_out, expired) shows in the reboot log and in GET /api/command/{id}/.',
+          'failed, timed_out, expired) shows in the reboot log and in GET /api/command/{id}/. While another reboot of ' +
+          `the terminal is queued or sent, answers 409 with error:true and error_text, queueing nothing.${IDEMPOTENCY_DESCRIPTION}`,
         params: IdPathSchema,
         querystring: RebootQuerySchema,
         body: RebootRequestSchema,
-        response: { 202: RebootAcceptedSchema, 400: ErrorBodySchema, ...scopedErrors },
+        response: {
+          202: RebootAcceptedSchema,
+          400: ErrorBodySchema,
+          409: ErrorBodySchema.describe('A reboot of this terminal is already queued or sent'),
+          ...scopedErrors,
+        },
       },
     },
     async (request, reply) => {
-      const command = await app.commands.reboot(
+      const result = await app.commands.reboot(
         request.target!.id,
         request.body.reboot_type,
         requesterOf(request),
       );
+      if (!result.ok) {
+        if (result.reason === 'missing') throw notFound(`No terminal with id ${request.target!.id}.`);
+        const text = `Terminal ${result.terminalNo} has a reboot pending`;
+        throw conflict(text, { error: true, error_text: text });
+      }
+      const { command } = result;
       request.log.info({ command: command.id, terminal: command.terminal_number }, 'reboot queued');
       return reply.status(202).send({ error: false, error_text: '', command });
     },

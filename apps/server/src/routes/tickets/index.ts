@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
+import { IDEMPOTENCY_DESCRIPTION } from '../../plugins/idempotency.ts';
 import { parseId } from '../../plugins/scope.ts';
 import { kickTicketForwarder, zendeskConfig } from '../../services/zendesk.ts';
 
@@ -26,13 +27,15 @@ export async function ticketRoutes(app: FastifyInstance) {
     '/api/zendesk/ticket/',
     {
       onRequest: app.authenticate,
+      preHandler: app.idempotent,
       attachValidation: true,
       schema: {
         tags: ['tickets'],
         summary: 'Open a support ticket',
         description:
           'Stores the ticket and, when ZENDESK_* is configured, forwards it to Zendesk in the background (retried on failure). ' +
-          'A missing subject answers 400 with error_text ERROR_NO_SUBJECT, then a missing body ERROR_NO_BODY.',
+          'A missing subject answers 400 with error_text ERROR_NO_SUBJECT, then a missing body ERROR_NO_BODY.' +
+          IDEMPOTENCY_DESCRIPTION,
         security: [{ jwt: [] }],
         body: TicketRequestSchema,
         response: { 200: TicketResponseSchema, 400: ErrorBodySchema, 401: ErrorBodySchema },
