@@ -28,6 +28,7 @@ import { errorBody } from './lib/errors.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { devicesPlugin } from './plugins/devices.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
@@ -99,6 +100,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => clearInterval(pruneSignInLimits));
 
   await app.register(errorsPlugin);
+  // Before compression: it stores the JSON text of each first answer to an Idempotency-Key.
+  await app.register(idempotencyPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: true,
