@@ -121,6 +121,30 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
     expect(jsonAgain.headers['content-type']).toMatch(/application\/json/);
   });
 
+  it('neutralises device text that a spreadsheet would run as a formula', async () => {
+    const provisioned = await t.as(agent, { method: 'POST', url: '/api/terminal/1/device-token/' });
+    expect(provisioned.statusCode).toBe(200);
+    // (Leading tabs and carriage returns never reach a cell: the device API trims text; see packages/contract.)
+    const hostile = ['=HYPERLINK("http://evil.example","open")', '+1+1', '-1+1', '@SUM(A1)'];
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/device/v1/events',
+      headers: { authorization: `Device ${provisioned.json().token}` },
+      payload: hostile.map((text) => ({ event_type: 1, text })),
+    });
+    expect(sent.statusCode).toBe(202);
+    const res = await get(agent, '/api/agent/1/alert/log/?limit_to=50&format=csv');
+    expect(res.statusCode).toBe(200);
+    const texts = parseCsv(res.body.replace(/\r\n/g, '\n')).map((r) => r[5]);
+    for (const text of hostile) {
+      expect(texts).toContain(`'${text}`);
+      expect(texts).not.toContain(text);
+    }
+    // The JSON keeps the text as the device sent it.
+    const json = (await get(agent, '/api/agent/1/alert/log/?limit_to=50')).json() as Array<{ text: string }>;
+    expect(json.map((r) => r.text)).toEqual(expect.arrayContaining(hostile));
+  });
+
   it.each(LOG_ROUTES.map((r) => [r.path, r] as const))('%s: CSV with a header row', async (_p, route) => {
     const res = await get(agent, `${fill(route.path, 1, 1)}?limit_to=3&format=csv`);
     expect(res.statusCode, res.body).toBe(200);

@@ -1,4 +1,5 @@
 import { ErrorBodySchema } from '@forecourt/contract/common';
+import { neutraliseCsvCell } from '@forecourt/contract/csv';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
@@ -152,11 +153,13 @@ function nextLink(request: FastifyRequest, cursor: string): string {
   return `<${path}?${params.toString()}>; rel="next"`;
 }
 
+/** One CSV cell; text that a spreadsheet would run as a formula is neutralised (packages/contract/src/csv.ts). */
 const csvCell = (v: unknown): string | number | null => {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'number' || typeof v === 'string') return v;
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') return neutraliseCsvCell(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  return JSON.stringify(v);
+  return neutraliseCsvCell(JSON.stringify(v));
 };
 
 /**
