@@ -44,7 +44,8 @@ export interface RunningServer {
  * seeded with the demo fleet. The web app must be built first (`npm run build -w apps/web`).
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  // E2E_PORT pins the port (a machine shared by several runs gives each its own range).
+  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-e2e-'));
   const logs: string[] = [];
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
@@ -114,21 +115,9 @@ export async function newContext(
   });
 }
 
-/** Signs in through the login form and waits for the dashboard. */
-export async function signIn(page: Page, baseUrl: string, username: string, password = 'demo1234') {
-  await page.goto(`${baseUrl}/#/auth/login`);
-  await page.getByLabel('Username').fill(username);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-  await page.waitForURL(/#\/(agent|company)\//, { timeout: 30_000 });
-  // The URL changes before the dashboard has loaded (and before a company or site user is sent on to
-  // their own dashboard): wait for the page itself so the next step starts from a settled screen.
-  await page.getByRole('heading', { level: 1, name: 'Dashboard', exact: true }).waitFor({ timeout: 30_000 });
-}
-
-export async function screenshot(page: Page, name: string) {
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}) {
   mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: opts.fullPage ?? true });
 }
 
 export type { Browser, BrowserContext, Page };

@@ -1,20 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import {
-  type Browser,
-  launchBrowser,
-  newContext,
-  type Page,
-  type RunningServer,
-  repoRoot,
-  screenshot,
-  screenshotDir,
-  signIn,
-  startServer,
-} from '../src/harness.ts';
+import { before, describe, it } from 'node:test';
+import { apiGet, apiSignIn, eventually, journey, type Page, shot } from '../src/journey.ts';
 
 /**
  * Acting on the fleet with the simulated devices running: a pump turned on goes pending and then ON
@@ -22,8 +8,7 @@ import {
  * support ticket is checked, then stored.
  */
 
-let server: RunningServer;
-let browser: Browser;
+const actions = journey({ env: { SIMULATOR: 'on' }, timeout: 90_000 });
 let token: string;
 
 interface Site {
@@ -44,32 +29,17 @@ interface Terminal {
   connectivity?: 'on' | 'off';
 }
 
-async function apiGet<T>(pathname: string): Promise<T> {
-  const res = await fetch(`${server.url}${pathname}`, { headers: { Authorization: `JWT ${token}` } });
-  assert.equal(res.status, 200, `${pathname} → ${res.status} ${await res.clone().text()}`);
-  return (await res.json()) as T;
-}
-
-/** Re-runs `probe` until it returns a value (not undefined) or the deadline passes. */
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 1_000));
-  }
-}
+const get = <T>(pathname: string) => apiGet<T>(actions.server.url, token, pathname);
 
 /** A site whose terminals are all online (so the simulator runs them) with some pumps off. */
 async function liveSite(): Promise<{ site: Site; terminals: Terminal[]; pumps: Pump[] }> {
-  const user = await apiGet<{ agent: number; companies: { id: number }[] }>('/api/user/');
+  const user = await get<{ agent: number; companies: { id: number }[] }>('/api/user/');
   for (const company of user.companies) {
-    const sites = await apiGet<{ id: number; title: string }[]>(`/api/company/${company.id}/sites/`);
+    const sites = await get<{ id: number; title: string }[]>(`/api/company/${company.id}/sites/`);
     for (const s of sites) {
-      const terminals = await apiGet<Terminal[]>(`/api/site/${s.id}/terminals/`);
+      const terminals = await get<Terminal[]>(`/api/site/${s.id}/terminals/`);
       if (!terminals.length || terminals.some((x) => x.connectivity !== 'on')) continue;
-      const pumps = await apiGet<Pump[]>(`/api/site/${s.id}/pumps/`);
+      const pumps = await get<Pump[]>(`/api/site/${s.id}/pumps/`);
       if (pumps.filter((p) => p.status === 0 && p.last_synapse_status === 0).length < 3) continue;
       return { site: { id: s.id, title: s.title, company_id: company.id }, terminals, pumps };
     }
@@ -77,52 +47,11 @@ async function liveSite(): Promise<{ site: Site; terminals: Terminal[]; pumps: P
   throw new Error('no site with every terminal online and three pumps off');
 }
 
-before(async () => {
-  if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
-    execFileSync('npm', ['run', 'build', '-w', '@forecourt/web'], { cwd: repoRoot, stdio: 'inherit' });
-  }
-  server = await startServer({ SIMULATOR: 'on' });
-  browser = await launchBrowser();
-  const res = await fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'agent', password: 'demo1234', rememberMe: true }),
-  });
-  token = ((await res.json()) as { token: string }).token;
-  assert.ok(token, 'API sign-in');
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function page(opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
-  const context = await newContext(browser, opts);
-  // The cosmic theme is the app's own choice (kept in localStorage), not the browser's preference.
-  if (opts.dark) await context.addInitScript(() => localStorage.setItem('fc-color-scheme', 'dark'));
-  const p = await context.newPage();
-  p.setDefaultTimeout(90_000);
-  return p;
-}
-
-/** Signs in as the agent; on a loaded machine the first paint can be slow, so a failure leaves a screenshot. */
-async function signInAgent(p: Page) {
-  await signIn(p, server.url, 'agent').catch(async (error) => {
-    await shot(p, `actions-signin-failed-${Date.now()}`);
-    throw error;
-  });
-}
-
-async function shot(p: Page, name: string) {
-  await p.waitForTimeout(400);
-  await screenshot(p, name);
-}
-
 describe('actions on the fleet (simulator on)', () => {
   let target: Awaited<ReturnType<typeof liveSite>>;
 
   before(async () => {
+    token = await apiSignIn(actions.server.url, 'agent');
     target = await liveSite();
   });
 
@@ -132,7 +61,7 @@ describe('actions on the fleet (simulator on)', () => {
   async function openSiteDashboard(p: Page) {
     await p.getByRole('heading', { level: 1 }).waitFor();
     for (let i = 0; i < 5; i++) {
-      await p.goto(`${server.url}/${siteHash()}`);
+      await p.goto(`${actions.server.url}/${siteHash()}`);
       await p.waitForTimeout(1_000);
       if ((await p.evaluate(() => window.location.hash)) === siteHash()) return;
     }
@@ -140,14 +69,10 @@ describe('actions on the fleet (simulator on)', () => {
   }
 
   it('turns a pump on: pending at once, ON once the device confirms, and in the activation log', async () => {
-    const p = await page();
-    await signInAgent(p);
+    const p = await actions.signedIn('agent');
     await openSiteDashboard(p);
     const widget = p.getByRole('region', { name: 'Pump activation' });
-    await widget.waitFor().catch(async (error) => {
-      await shot(p, 'actions-pump-widget-missing');
-      throw error;
-    });
+    await widget.waitFor();
 
     // A device may fail a command now and then (as real ones do): then the next pump is tried.
     const candidates = target.pumps.filter((x) => x.status === 0 && x.last_synapse_status === 0);
@@ -159,19 +84,14 @@ describe('actions on the fleet (simulator on)', () => {
       assert.equal(await tile.getByTestId('pump-onoff').textContent(), 'OFF');
       await sw.click();
       await p.getByText(`Pump ${pump.pump_no} is being turned on`).waitFor();
-      // Pending: the request has returned but the device has not confirmed yet.
-      await p.waitForFunction(
-        (el) => el?.getAttribute('data-position') !== 'bottom',
-        await sw.elementHandle(),
-      );
-      const position = await sw.getAttribute('data-position');
-      if (position === 'middle') {
-        assert.equal(await tile.getByText('P.', { exact: true }).isVisible(), true);
-        assert.equal(await sw.getAttribute('aria-disabled'), 'true');
-        await shot(p, 'actions-pump-pending');
-        await widget.screenshot({ path: path.join(screenshotDir, 'actions-pump-widget-pending.png') });
-      }
-      const outcome = await waitFor(
+      // Pending: the request has returned and the device has not confirmed yet (a simulated device
+      // carries a pump command out 2 to 5 s after it receives it): the switch sits in the middle, the
+      // tile shows 'P.' and the switch takes no clicks.
+      await sw.and(tile.locator('[data-position="middle"]')).waitFor();
+      await tile.getByText('P.', { exact: true }).waitFor();
+      assert.equal(await sw.getAttribute('aria-disabled'), 'true');
+      await shot(p, 'actions-pump-widget-pending', widget);
+      const outcome = await eventually(
         'the device to answer',
         async () => {
           const pos = await sw.getAttribute('data-position');
@@ -189,12 +109,12 @@ describe('actions on the fleet (simulator on)', () => {
       }
     }
     assert.ok(switched, 'one of three pumps was switched on');
-    const confirmed = await apiGet<Pump[]>(`/api/site/${target.site.id}/pumps/`);
+    const confirmed = await get<Pump[]>(`/api/site/${target.site.id}/pumps/`);
     assert.deepEqual(
       confirmed.filter((x) => x.id === switched.id).map((x) => [x.status, x.last_synapse_status]),
       [[1, 1]],
     );
-    const log = await apiGet<{ pump_no: number; kind: string; state: string; requested_by: string | null }[]>(
+    const log = await get<{ pump_no: number; kind: string; state: string; requested_by: string | null }[]>(
       `/api/site/${target.site.id}/pump/activation/log/?pump=${switched.pump_no}&limit_to=5`,
     );
     assert.equal(log[0].kind, 'pump_on');
@@ -219,8 +139,7 @@ describe('actions on the fleet (simulator on)', () => {
   });
 
   it('reboots a terminal through the confirm modal: in the reboot log, then finished', async () => {
-    const p = await page({ dark: true });
-    await signInAgent(p);
+    const p = await actions.signedIn('agent', { dark: true });
     await openSiteDashboard(p);
     const widget = p.getByRole('region', { name: 'Terminal reboot' });
     await widget.waitFor();
@@ -239,7 +158,7 @@ describe('actions on the fleet (simulator on)', () => {
     assert.equal(await image.isDisabled(), false);
     assert.equal(await image.getAttribute('data-ready'), 'true');
     await shot(p, 'actions-reboot-ready-cosmic');
-    await widget.screenshot({ path: path.join(screenshotDir, 'actions-reboot-widget-cosmic.png') });
+    await shot(p, 'actions-reboot-widget-cosmic', widget);
     await image.click();
     const modal = p.getByRole('dialog', { name: 'Reboot terminal' });
     await modal.getByText(`confirm reboot of type software for terminal ${terminal.terminal_id}?`).waitFor();
@@ -251,15 +170,15 @@ describe('actions on the fleet (simulator on)', () => {
 
     type RebootRow = { terminal_number?: string; state: string; status?: string; reboot_type: string };
     const logPath = `/api/site/${target.site.id}/terminal/reboot/log/?terminal=${terminal.terminal_id}&limit_to=5`;
-    const first = await waitFor('the reboot in the log', async () => {
-      const rows = await apiGet<RebootRow[]>(logPath);
+    const first = await eventually('the reboot in the log', async () => {
+      const rows = await get<RebootRow[]>(logPath);
       return rows.length ? rows[0] : undefined;
     });
     assert.equal(first.reboot_type, 'software');
-    const finished = await waitFor(
+    const finished = await eventually(
       'the reboot to finish',
       async () => {
-        const [row] = await apiGet<RebootRow[]>(logPath);
+        const [row] = await get<RebootRow[]>(logPath);
         return ['confirmed', 'failed', 'timed_out'].includes(row.state) ? row : undefined;
       },
       90_000,
@@ -281,8 +200,7 @@ describe('actions on the fleet (simulator on)', () => {
   });
 
   it('checks a ticket (subject first) and stores a full one', async () => {
-    const p = await page({ width: 390, height: 844 });
-    await signInAgent(p);
+    const p = await actions.signedIn('agent', { width: 390, height: 844 });
     const widget = p.getByRole('region', { name: 'Support' });
     await widget.waitFor();
     await widget.getByRole('button', { name: /Click here to contact support/ }).click();
@@ -290,7 +208,7 @@ describe('actions on the fleet (simulator on)', () => {
     await modal.getByRole('button', { name: 'Submit' }).click();
     await modal.getByText('Please enter a subject').waitFor();
     await shot(p, 'actions-ticket-error-390');
-    await modal.screenshot({ path: path.join(screenshotDir, 'actions-ticket-modal-390.png') });
+    await shot(p, 'actions-ticket-modal-390', modal);
 
     const subject = `Pump 3 stuck at ${Date.now()}`;
     await modal.getByLabel('Subject').fill(subject);
@@ -307,7 +225,7 @@ describe('actions on the fleet (simulator on)', () => {
     await p.getByText('Your ticket has been created').waitFor();
     await modal.waitFor({ state: 'detached' });
 
-    const stored = await apiGet<{ subject: string; body: string; forward_state: string }>(
+    const stored = await get<{ subject: string; body: string; forward_state: string }>(
       `/api/zendesk/ticket/${body.ticket_id}/`,
     );
     assert.equal(stored.subject, subject);

@@ -1,46 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import {
-  type Browser,
-  launchBrowser,
-  newContext,
-  type Page,
-  type RunningServer,
-  repoRoot,
-  screenshot,
-  signIn,
-  startServer,
-} from '../src/harness.ts';
+import { describe, it } from 'node:test';
+import { journey, type Page, shot, toCosmic, widget } from '../src/journey.ts';
 
 /** Each demo user lands on its own dashboard and watches live widgets fed by the simulator. */
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
-    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
-  }
-  server = await startServer({ SIMULATOR: 'on' });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function page(opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
-  const context = await newContext(browser, opts);
-  const p = await context.newPage();
-  p.setDefaultTimeout(20_000);
-  return p;
-}
-
-const widget = (p: Page, name: string) => p.getByRole('region', { name, exact: true });
+const { signedIn } = journey({ env: { SIMULATOR: 'on' } });
 
 /** A table widget shows rows of live data (a header row plus at least one data row). */
 async function expectRows(p: Page, name: string) {
@@ -60,26 +24,9 @@ async function expectUpdated(p: Page, name: string) {
     .waitFor();
 }
 
-async function toCosmic(p: Page) {
-  await p.getByRole('button', { name: 'Settings' }).click();
-  const settings = p.getByRole('dialog', { name: 'Settings' });
-  await settings.getByRole('switch', { name: 'Cosmic' }).check();
-  await p.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'dark');
-  await settings.getByRole('button', { name: 'Close settings' }).click();
-  await settings.waitFor({ state: 'hidden' });
-}
-
-async function shot(p: Page, name: string) {
-  // The header is sticky: a full-page shot taken scrolled would draw it mid-page.
-  await p.evaluate(() => window.scrollTo(0, 0));
-  await p.waitForTimeout(500);
-  await screenshot(p, name);
-}
-
 describe('dashboards', () => {
   it('the agent lands on the agent dashboard with live monitoring widgets', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'agent');
+    const p = await signedIn('agent');
     await p.waitForFunction(() => window.location.hash === '#/agent/dashboard');
     await p.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     assert.equal(await p.getByTestId('dashboard-scope').textContent(), `Agent ${await agentId(p)}`);
@@ -121,8 +68,7 @@ describe('dashboards', () => {
   });
 
   it('the company user lands on its company dashboard', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'company');
+    const p = await signedIn('company');
     await p.waitForFunction(() => /^#\/company\/\d+\/dashboard$/.test(window.location.hash));
     await p.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await p.getByTestId('dashboard-scope').filter({ hasText: /\S/ }).waitFor();
@@ -146,8 +92,7 @@ describe('dashboards', () => {
   });
 
   it('the site user lands on its site dashboard with pumps and terminal telemetry', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'site');
+    const p = await signedIn('site');
     await p.waitForFunction(() => /^#\/company\/\d+\/site\/\d+\/dashboard$/.test(window.location.hash));
     const pumps = widget(p, 'Pump status');
     await pumps
@@ -182,8 +127,7 @@ describe('dashboards', () => {
 
   it('every dashboard fits a 390px-wide phone', async () => {
     for (const user of ['agent', 'company', 'site']) {
-      const p = await page({ width: 390, height: 844 });
-      await signIn(p, server.url, user);
+      const p = await signedIn(user, { width: 390, height: 844 });
       await widget(p, 'Alerts').getByRole('table').waitFor();
       await p.waitForTimeout(800);
       const overflow = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

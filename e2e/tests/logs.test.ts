@@ -1,69 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import {
-  type Browser,
-  launchBrowser,
-  newContext,
-  type Page,
-  type RunningServer,
-  repoRoot,
-  screenshot,
-  screenshotDir,
-  signIn,
-  startServer,
-} from '../src/harness.ts';
+import { readFileSync } from 'node:fs';
+import { before, describe, it } from 'node:test';
+import { journey, type Page, shot } from '../src/journey.ts';
 
 /**
- * The log screens behind every widget link, in both forms the seed gives (hash routes and plain paths),
+ * The log screens behind every widget link, in both forms a user meets (hash routes and plain paths),
  * with CSV exports that match the table; and the profile page.
  */
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
-    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
-  }
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signedIn(
-  username: string,
-  opts: { width?: number; dark?: boolean; password?: string } = {},
-): Promise<Page> {
-  const context = await newContext(browser, opts);
-  if (opts.dark) await context.addInitScript(() => localStorage.setItem('fc-color-scheme', 'dark'));
-  const p = await context.newPage();
-  // A failing page says why: a missing chunk (the shared dist rebuilt mid-run) or a script error.
-  p.on('response', (r) => {
-    if (r.status() >= 400 && r.url().includes('/assets/')) console.log('ASSET', r.status(), r.url());
-  });
-  p.on('pageerror', (e) => console.log('PAGEERROR', e.message));
-  p.setDefaultTimeout(20_000);
-  await signIn(p, server.url, username, opts.password);
-  return p;
-}
-
-async function shot(p: Page, name: string) {
-  await p.waitForTimeout(400);
-  await screenshot(p, name);
-}
-
-/** What a small screen shows first (a full-page shot of a long log is too tall to judge). */
-async function viewShot(p: Page, name: string) {
-  await p.waitForTimeout(400);
-  await p.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
-}
+const logs = journey();
+const { signedIn } = logs;
 
 /** Minimal RFC 4180 reader (quoted fields, doubled quotes). */
 function parseCsv(text: string): string[][] {
@@ -142,7 +88,7 @@ describe('log screens', () => {
 
   for (const screen of SCREENS) {
     it(`${screen.path}: hash and plain forms show the same rows, and the CSV matches the table`, async () => {
-      await agent.goto(`${server.url}/#/${screen.path}`);
+      await agent.goto(`${logs.server.url}/#/${screen.path}`);
       await openLog(agent, screen.title);
       const ids = await tableIds(agent);
       assert.ok(ids.length > 0, 'rows from the demo data');
@@ -150,7 +96,7 @@ describe('log screens', () => {
 
       // The plain path typed into the address bar, with and without the trailing slash.
       for (const plain of [screen.path, toggleSlash(screen.path)]) {
-        await agent.goto(`${server.url}/${plain}`);
+        await agent.goto(`${logs.server.url}/${plain}`);
         await agent.waitForFunction((h) => window.location.hash === h, `#/${plain}`);
         assert.equal(new URL(agent.url()).pathname, '/');
         await openLog(agent, screen.title);
@@ -175,7 +121,7 @@ describe('log screens', () => {
   }
 
   it('filters and search live in the URL: a copied link reopens the same view, and the CSV follows them', async () => {
-    await agent.goto(`${server.url}/#/agent/1/alert/log/`);
+    await agent.goto(`${logs.server.url}/#/agent/1/alert/log/`);
     await openLog(agent, 'Alert log');
     await agent.getByLabel('Search the log').fill('printer');
     await agent.waitForFunction(() => window.location.hash.includes('q=printer'));
@@ -208,7 +154,7 @@ describe('log screens', () => {
   });
 
   it('a plain path keeps its query string: the filters arrive with it', async () => {
-    await agent.goto(`${server.url}/site/1/pump/status/log/?abnormal=true&pump=2`);
+    await agent.goto(`${logs.server.url}/site/1/pump/status/log/?abnormal=true&pump=2`);
     await agent.waitForFunction(
       () => window.location.hash === '#/site/1/pump/status/log/?abnormal=true&pump=2',
     );
@@ -225,7 +171,7 @@ describe('log screens', () => {
   });
 
   it('Load more follows the cursor to older rows', async () => {
-    await agent.goto(`${server.url}/#/agent/1/alert/log/?limit_to=25`);
+    await agent.goto(`${logs.server.url}/#/agent/1/alert/log/?limit_to=25`);
     await openLog(agent, 'Alert log');
     const first = await tableIds(agent);
     assert.equal(first.length, 25);
@@ -238,31 +184,31 @@ describe('log screens', () => {
 
   it('screenshots: light, cosmic and 390px', async () => {
     await agent.setViewportSize({ width: 1366, height: 900 });
-    await agent.goto(`${server.url}/#/agent/1/alert/log/`);
+    await agent.goto(`${logs.server.url}/#/agent/1/alert/log/`);
     await openLog(agent, 'Alert log');
     await shot(agent, 'log-alert-agent-light');
-    await agent.goto(`${server.url}/#/site/1/pump/status/log?abnormal=true`);
+    await agent.goto(`${logs.server.url}/#/site/1/pump/status/log?abnormal=true`);
     await openLog(agent, 'Pump status log');
     await shot(agent, 'log-pump-status-light');
 
     const dark = await signedIn('agent', { dark: true });
-    await dark.goto(`${server.url}/#/company/1/site/1/terminal/hardware/log/`);
+    await dark.goto(`${logs.server.url}/#/company/1/site/1/terminal/hardware/log/`);
     await openLog(dark, 'Hardware log');
     await shot(dark, 'log-hardware-cosmic');
-    await dark.goto(`${server.url}/#/site/1/terminal/reboot/log/`);
+    await dark.goto(`${logs.server.url}/#/site/1/terminal/reboot/log/`);
     await openLog(dark, 'Reboot log');
     await shot(dark, 'log-reboot-cosmic');
     await dark.context().close();
 
     const small = await signedIn('agent', { width: 390 });
-    await small.goto(`${server.url}/#/company/1/shock/alert/log`);
+    await small.goto(`${logs.server.url}/#/company/1/shock/alert/log`);
     await openLog(small, 'Shock alert log');
-    await viewShot(small, 'log-shock-390');
+    await shot(small, 'log-shock-390', 'view');
     await small.getByRole('button', { name: 'Filters' }).click();
-    await viewShot(small, 'log-shock-390-filters');
-    await small.goto(`${server.url}/#/site/1/terminal/environment/log`);
+    await shot(small, 'log-shock-390-filters', 'view');
+    await small.goto(`${logs.server.url}/#/site/1/terminal/environment/log`);
     await openLog(small, 'Environment log');
-    await viewShot(small, 'log-environment-390');
+    await shot(small, 'log-environment-390', 'view');
     await small.context().close();
   });
 });
@@ -272,7 +218,7 @@ describe('widget links', () => {
     const p = await signedIn('agent');
     const hrefs = new Set<string>();
     for (const dashboard of ['agent/dashboard', 'company/1/dashboard', 'company/1/site/1/dashboard']) {
-      await p.goto(`${server.url}/#/${dashboard}`);
+      await p.goto(`${logs.server.url}/#/${dashboard}`);
       await p.waitForLoadState('networkidle');
       await p.waitForTimeout(1500);
       for (const href of await p
@@ -282,7 +228,7 @@ describe('widget links', () => {
     }
     assert.ok(hrefs.size >= 8, `log links found on the dashboards: ${[...hrefs].join(' ')}`);
     for (const href of hrefs) {
-      await p.goto(`${server.url}/${href.startsWith('#') ? href : `#${href}`}`);
+      await p.goto(`${logs.server.url}/${href.startsWith('#') ? href : `#${href}`}`);
       await p.getByRole('heading', { level: 1, name: / log$/ }).waitFor();
       await p.locator('tbody tr[data-row-id]').or(p.getByText('No entries yet.')).first().waitFor();
     }
@@ -293,13 +239,13 @@ describe('widget links', () => {
 describe('log scope', () => {
   it('a company user outside its company sees a clear not-allowed message', async () => {
     const p = await signedIn('company');
-    await p.goto(`${server.url}/#/company/2/alert/log/`);
+    await p.goto(`${logs.server.url}/#/company/2/alert/log/`);
     await p.getByRole('heading', { level: 1, name: 'Alert log' }).waitFor();
     await p.getByText('Not allowed', { exact: true }).waitFor();
     await p.getByText('You are not allowed to see this log', { exact: false }).waitFor();
     await shot(p, 'log-not-allowed');
     // Its own company's log opens.
-    await p.goto(`${server.url}/company/1/alert/log`);
+    await p.goto(`${logs.server.url}/company/1/alert/log`);
     await openLog(p, 'Alert log');
     await p.context().close();
   });
@@ -308,7 +254,7 @@ describe('log scope', () => {
 describe('profile', () => {
   it('shows the user, updates the profile and changes the password end to end', async () => {
     const p = await signedIn('site');
-    await p.goto(`${server.url}/#/profile`);
+    await p.goto(`${logs.server.url}/#/profile`);
     await p.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
     assert.equal(await p.getByTestId('profile-name').innerText(), 'Sam Site');
     assert.equal(await p.getByTestId('profile-email').innerText(), 'site@forecourt.local');
@@ -345,11 +291,11 @@ describe('profile', () => {
 
     // The new password signs in; the old one no longer does.
     const again = await signedIn('site', { password: 'newpass1' });
-    await again.goto(`${server.url}/profile`);
+    await again.goto(`${logs.server.url}/profile`);
     await again.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
     assert.equal(await again.getByTestId('profile-name').innerText(), 'Samantha Site');
     await again.context().close();
-    const res = await fetch(`${server.url}/api/auth/login`, {
+    const res = await fetch(`${logs.server.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'site', password: 'demo1234' }),
@@ -359,12 +305,12 @@ describe('profile', () => {
 
   it('screenshots: cosmic and 390px', async () => {
     const dark = await signedIn('agent', { dark: true });
-    await dark.goto(`${server.url}/#/profile`);
+    await dark.goto(`${logs.server.url}/#/profile`);
     await dark.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
     await shot(dark, 'profile-cosmic');
     await dark.context().close();
     const small = await signedIn('agent', { width: 390 });
-    await small.goto(`${server.url}/#/profile`);
+    await small.goto(`${logs.server.url}/#/profile`);
     await small.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
     await shot(small, 'profile-390');
     await small.context().close();

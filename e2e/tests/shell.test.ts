@@ -1,54 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import type { Locator } from 'playwright-core';
-import {
-  type Browser,
-  launchBrowser,
-  newContext,
-  type Page,
-  type RunningServer,
-  repoRoot,
-  screenshot,
-  signIn,
-  startServer,
-} from '../src/harness.ts';
+import { journey, type Locator, shot, signIn, waitForHash } from '../src/journey.ts';
 
 /** The console shell as a new user meets it: sign-in screens, guard, frame, settings, notifications. */
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
-    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
-  }
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function page(opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
-  const context = await newContext(browser, opts);
-  const p = await context.newPage();
-  p.setDefaultTimeout(15_000);
-  return p;
-}
-
-const url = (hash: string) => `${server.url}/#${hash}`;
-
-/** Let transitions (drawers, popovers, sidebars) finish before a screenshot. */
-async function shot(p: Page, name: string) {
-  await p.waitForTimeout(400);
-  await screenshot(p, name);
-}
+const shell = journey({ timeout: 15_000 });
+const { page, signedIn, url } = shell;
 
 /**
  * Waits for the menu's transitions (a group opening over 200 ms) to end, so a click is aimed where a link has
@@ -60,14 +18,10 @@ async function settled(menu: Locator) {
   );
 }
 
-async function waitForHash(p: Page, hash: string) {
-  await p.waitForFunction((h) => window.location.hash === h, `#${hash}`);
-}
-
 describe('sign-in screens', () => {
   it('an empty and an unknown route go to auth/login', async () => {
     const p = await page();
-    await p.goto(`${server.url}/`);
+    await p.goto(`${shell.server.url}/`);
     await waitForHash(p, '/auth/login');
     await p.getByRole('heading', { name: 'Login' }).waitFor();
     await p.goto(url('/no/such/place'));
@@ -193,8 +147,7 @@ describe('sign-in screens', () => {
 
 describe('signed in', () => {
   it('agent: sign in, dashboard, reload keeps the session, log out', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'agent');
+    const p = await signedIn('agent');
     await waitForHash(p, '/agent/dashboard');
     await p.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const stored = await p.evaluate(() => ({
@@ -219,8 +172,7 @@ describe('signed in', () => {
   });
 
   it('notifications open, list the agent alerts with their log link, and close', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'agent');
+    const p = await signedIn('agent');
     const bell = p.getByRole('button', { name: 'Notifications' });
     await bell.click();
     const dialog = p.getByRole('dialog', { name: 'Notifications' });
@@ -237,8 +189,7 @@ describe('signed in', () => {
   });
 
   it('theme and layout switches, kept after a reload; screenshots of both themes', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'company');
+    const p = await signedIn('company');
     await p.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await shot(p, 'dashboard-light');
     await p.getByRole('button', { name: 'Settings' }).click();
@@ -272,8 +223,7 @@ describe('signed in', () => {
   });
 
   it('the UI-features pages open from the menu', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'site');
+    const p = await signedIn('site');
     const menu = p.getByRole('navigation', { name: 'Main menu' });
     await menu.getByRole('button', { name: 'UI Features' }).click();
     await settled(menu);
@@ -317,7 +267,7 @@ describe('signed in', () => {
     await p.goto(url('/auth/login'));
     await p.getByRole('heading', { name: 'Login' }).waitFor();
     await shot(p, 'phone-login');
-    await signIn(p, server.url, 'agent');
+    await signIn(p, shell.server.url, 'agent');
     await p.getByRole('heading', { name: 'Dashboard' }).waitFor();
     await shot(p, 'phone-dashboard');
     const toggle = p.getByRole('button', { name: 'Toggle sidebar' });

@@ -1,20 +1,6 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Locator } from 'playwright-core';
-import {
-  type Browser,
-  launchBrowser,
-  newContext,
-  type Page,
-  type RunningServer,
-  repoRoot,
-  screenshot,
-  signIn,
-  startServer,
-} from '../src/harness.ts';
+import { describe, it } from 'node:test';
+import { journey, type Locator, type Page, shot, toCosmic, widget } from '../src/journey.ts';
 
 /**
  * Maps, transaction activity and weather on the live dashboards. Tiles, weather and geocoding point
@@ -24,57 +10,16 @@ import {
 
 const NOWHERE = 'http://127.0.0.1:9';
 
-let server: RunningServer;
-let browser: Browser;
-
-before(async () => {
-  if (!existsSync(path.join(repoRoot, 'apps/web/dist/index.html'))) {
-    execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: repoRoot, stdio: 'inherit' });
-  }
-  server = await startServer({
+const { signedIn } = journey({
+  env: {
     SIMULATOR: 'on',
     TILE_URL_ROAD: `${NOWHERE}/road/{z}/{x}/{y}.png`,
     TILE_URL_SATELLITE: `${NOWHERE}/satellite/{z}/{y}/{x}`,
     WEATHER_URL: NOWHERE,
     GEO_URL: NOWHERE,
-  });
-  browser = await launchBrowser();
+  },
+  timeout: 25_000,
 });
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function page(opts: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
-  const context = await newContext(browser, opts);
-  const p = await context.newPage();
-  p.setDefaultTimeout(25_000);
-  return p;
-}
-
-const widget = (p: Page, name: string) => p.getByRole('region', { name, exact: true });
-
-async function toCosmic(p: Page) {
-  await p.getByRole('button', { name: 'Settings' }).click();
-  const settings = p.getByRole('dialog', { name: 'Settings' });
-  await settings.getByRole('switch', { name: 'Cosmic' }).check();
-  await p.waitForFunction(() => document.documentElement.dataset.mantineColorScheme === 'dark');
-  await settings.getByRole('button', { name: 'Close settings' }).click();
-  await settings.waitFor({ state: 'hidden' });
-}
-
-async function shoot(p: Page, name: string, target?: Locator) {
-  await p.waitForTimeout(600);
-  if (target) {
-    // Centred, clear of the sticky page header.
-    await target.evaluate((el) => el.scrollIntoView({ block: 'center' }));
-    await p.waitForTimeout(200);
-    await target.screenshot({ path: path.join(repoRoot, 'e2e', 'screenshots', `${name}.png`) });
-  } else {
-    await screenshot(p, name);
-  }
-}
 
 /** The map draws markers (Leaflet marker elements with an accessible name) even without tiles. */
 async function expectMarkers(map: Locator): Promise<number> {
@@ -107,8 +52,7 @@ async function inkedPixels(canvas: Locator): Promise<number> {
 
 describe('live widgets: maps, transaction activity, weather', () => {
   it('agent: the company map clusters every terminal of the agent, weather says it is unavailable', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'agent');
+    const p = await signedIn('agent');
     const map = widget(p, 'Active terminals');
     await expectMarkers(map);
     // Clusters (or single terminals) carry a state colour; a cluster says how many it holds.
@@ -119,7 +63,7 @@ describe('live widgets: maps, transaction activity, weather', () => {
       labels.every((l) => /fc-marker-(green|red|yellow)/.test(l)),
       `every marker has a state colour: ${labels.join(', ')}`,
     );
-    await shoot(p, 'widgets-agent-map-light', map);
+    await shot(p, 'widgets-agent-map-light', map);
     const cluster = map.locator('.leaflet-marker-icon.fc-cluster').first();
     if (await cluster.count()) {
       const before = await map.locator('.leaflet-marker-icon[aria-label]').count();
@@ -135,17 +79,16 @@ describe('live widgets: maps, transaction activity, weather', () => {
     }
     await map.getByText(/^Updated /).waitFor();
     await expectWeatherUnavailable(p);
-    await shoot(p, 'widgets-agent-map-zoomed-light', map);
-    await shoot(p, 'widgets-agent-weather-light', widget(p, 'Weather'));
+    await shot(p, 'widgets-agent-map-zoomed-light', map);
+    await shot(p, 'widgets-agent-weather-light', widget(p, 'Weather'));
     await toCosmic(p);
-    await shoot(p, 'widgets-agent-map-cosmic', map);
-    await shoot(p, 'widgets-agent-weather-cosmic', widget(p, 'Weather'));
+    await shot(p, 'widgets-agent-map-cosmic', map);
+    await shot(p, 'widgets-agent-weather-cosmic', widget(p, 'Weather'));
     await p.context().close();
   });
 
   it('company: the company map shows its terminals and the weather its unavailability', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'company');
+    const p = await signedIn('company');
     await p.waitForFunction(() => /^#\/company\/\d+\/dashboard$/.test(window.location.hash));
     const companyId = await p.evaluate(() => window.location.hash.split('/')[2]);
     const map = widget(p, 'Active terminals');
@@ -162,15 +105,14 @@ describe('live widgets: maps, transaction activity, weather', () => {
     }, companyId);
     assert.equal(res, 200);
     await expectWeatherUnavailable(p);
-    await shoot(p, 'widgets-company-map-light', map);
+    await shot(p, 'widgets-company-map-light', map);
     await toCosmic(p);
-    await shoot(p, 'widgets-company-map-cosmic', map);
+    await shot(p, 'widgets-company-map-cosmic', map);
     await p.context().close();
   });
 
   it('site: the aerial map shows the terminals, the transaction charts draw, the weather is unavailable', async () => {
-    const p = await page();
-    await signIn(p, server.url, 'site');
+    const p = await signedIn('site');
     await p.waitForFunction(() => /^#\/company\/\d+\/site\/\d+\/dashboard$/.test(window.location.hash));
     const aerial = widget(p, 'Aerial map');
     const markers = await expectMarkers(aerial);
@@ -197,19 +139,18 @@ describe('live widgets: maps, transaction activity, weather', () => {
     assert.equal(Math.round(box?.height ?? 0), 450, 'transaction activity box is 450 px high');
     await expectWeatherUnavailable(p);
 
-    await shoot(p, 'widgets-site-aerial-light', aerial);
-    await shoot(p, 'widgets-site-transactions-light', activity);
+    await shot(p, 'widgets-site-aerial-light', aerial);
+    await shot(p, 'widgets-site-transactions-light', activity);
     await toCosmic(p);
-    await shoot(p, 'widgets-site-aerial-cosmic', aerial);
-    await shoot(p, 'widgets-site-transactions-cosmic', activity);
-    await shoot(p, 'widgets-site-weather-cosmic', widget(p, 'Weather'));
+    await shot(p, 'widgets-site-aerial-cosmic', aerial);
+    await shot(p, 'widgets-site-transactions-cosmic', activity);
+    await shot(p, 'widgets-site-weather-cosmic', widget(p, 'Weather'));
     await p.context().close();
   });
 
   it('on a 390px-wide phone the maps, charts and weather fit the screen', async () => {
     for (const user of ['agent', 'site'] as const) {
-      const p = await page({ width: 390, height: 844 });
-      await signIn(p, server.url, user);
+      const p = await signedIn(user, { width: 390, height: 844 });
       const map = widget(p, user === 'agent' ? 'Active terminals' : 'Aerial map');
       await expectMarkers(map);
       await expectWeatherUnavailable(p);
@@ -226,10 +167,10 @@ describe('live widgets: maps, transaction activity, weather', () => {
         const b = await widget(p, name).boundingBox();
         assert.ok(b && b.x >= 0 && b.x + b.width <= 391, `${name} fits 390 px (${JSON.stringify(b)})`);
       }
-      await shoot(p, `widgets-${user}-map-phone`, map);
-      await shoot(p, `widgets-${user}-weather-phone`, widget(p, 'Weather'));
+      await shot(p, `widgets-${user}-map-phone`, map);
+      await shot(p, `widgets-${user}-weather-phone`, widget(p, 'Weather'));
       if (user === 'site')
-        await shoot(p, 'widgets-site-transactions-phone', widget(p, 'Transaction activity'));
+        await shot(p, 'widgets-site-transactions-phone', widget(p, 'Transaction activity'));
       await p.context().close();
     }
   });
