@@ -66,6 +66,12 @@ export function isSpaPath(pathname: string): boolean {
   return !last.includes('.');
 }
 
+/** Answers that depend on the caller: the API (/api/...) and the sign-in paths of reading B. */
+export function isPersonalPath(url: string): boolean {
+  const pathname = url.split('?')[0] ?? '';
+  return /^\/(api\/|api-token-(auth|verify)\/?$|auth\/)/.test(pathname);
+}
+
 /** Errors the router raises before any route runs (too-long or malformed path parameter) answer the usual error body. */
 function routerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const where = request.url.split('?')[0].slice(0, 200);
@@ -100,6 +106,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => clearInterval(pruneSignInLimits));
 
   await app.register(errorsPlugin);
+  // Personal answers are never stored by a browser or a proxy (docs/deploying.md): everything under /api/ and
+  // the sign-in paths of reading B, unless the route declares itself public (config, avatars, API docs).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (isPersonalPath(request.url) && !String(reply.getHeader('cache-control') ?? '').startsWith('public')) {
+      reply.header('cache-control', 'no-store');
+    }
+    return payload;
+  });
   // Before compression: it stores the JSON text of each first answer to an Idempotency-Key.
   await app.register(idempotencyPlugin);
   await app.register(helmet, {
