@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ApiError, ConsoleClient, DeviceClient } from './api.ts';
 import type { Options } from './options.ts';
 import { createRandom, seedOf } from './random.ts';
+import { emptyState, type FleetState, loadState, saveState } from './state.ts';
 import { emptyStats, type Stats, TerminalSim } from './terminal.ts';
 
 export interface TerminalRef {
@@ -75,6 +76,8 @@ export interface Fleet {
   terminals: TerminalSim[];
   /** Terminals discovered but left down (offline at start). */
   idle: TerminalRef[];
+  /** Terminals whose device token someone else rotated: a real device holds them; never taken back. */
+  released: Set<number>;
   stats: Stats;
   stop(): void;
 }
@@ -95,6 +98,49 @@ async function signIn(c: ConsoleClient, opts: Options, log: Log, signal?: AbortS
   }
 }
 
+/**
+ * The device token of each terminal to run: one kept from an earlier run (state file) when the server still
+ * accepts it, else a new one, provisioned as an installer would through the console API. A kept token the server
+ * refuses means someone else rotated it: that terminal is released, never provisioned again. Only when every
+ * kept token is refused is the server's database taken as new (reset or re-seeded) and the state started over.
+ */
+async function claimTokens(
+  c: ConsoleClient,
+  opts: Options,
+  run: TerminalRef[],
+  log: Log,
+): Promise<FleetState> {
+  let state = loadState(opts.state);
+  const kept = run.filter((t) => state.tokens[t.id] && !state.released.includes(t.id));
+  const refused = new Set<number>();
+  await pool(kept, 8, async (t) => {
+    try {
+      await new DeviceClient(opts.url, state.tokens[t.id]).me();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) refused.add(t.id);
+    }
+  });
+  if (kept.length > 1 && refused.size === kept.length) {
+    log('info', 'the server knows none of the kept device tokens (a new database): provisioning afresh');
+    state = emptyState();
+  } else {
+    for (const id of refused) {
+      state.released.push(id);
+      delete state.tokens[id];
+    }
+  }
+  const released = new Set(state.released);
+  await pool(
+    run.filter((t) => !released.has(t.id) && !state.tokens[t.id]),
+    8,
+    async (t) => {
+      state.tokens[t.id] = await c.deviceToken(t.id);
+    },
+  );
+  saveState(opts.state, state);
+  return state;
+}
+
 /** Discovers, provisions and starts the fleet. */
 export async function startFleet(opts: Options, log: Log, signal?: AbortSignal): Promise<Fleet> {
   const c = new ConsoleClient(opts.url);
@@ -108,63 +154,59 @@ export async function startFleet(opts: Options, log: Log, signal?: AbortSignal):
   const idle = opts.all ? [] : found.filter((t) => t.connectivity === 'off');
 
   const stats = emptyStats();
-  const reprovisioning = new Map<number, Promise<string | null>>();
-  const reprovision = (terminalId: number) => {
-    let p = reprovisioning.get(terminalId);
-    if (!p) {
-      p = (async () => {
-        try {
-          return await c.deviceToken(terminalId);
-        } catch (err) {
-          if (err instanceof ApiError && err.status === 401) {
-            await signIn(c, opts, log);
-            return c.deviceToken(terminalId);
-          }
-          throw err;
-        }
-      })()
-        .catch(() => null)
-        .finally(() => setTimeout(() => reprovisioning.delete(terminalId), 30_000).unref());
-      reprovisioning.set(terminalId, p);
+  const state = await claimTokens(c, opts, run, log);
+  const released = new Set(state.released);
+  const mine = run.filter((t) => !released.has(t.id));
+  if (mine.length < run.length) {
+    log('info', `${run.length - mine.length} terminals have a real device now; they are not simulated`);
+  }
+  const cutOff = (terminalId: number) => {
+    released.add(terminalId);
+    state.released = [...released];
+    delete state.tokens[terminalId];
+    try {
+      saveState(opts.state, state);
+    } catch (err) {
+      log('warn', `could not save ${opts.state}: ${(err as Error).message}`);
     }
-    return p;
   };
 
-  // As an installer would: a device token per terminal, through the console API.
-  const tokens = await pool(run, 8, (t) => c.deviceToken(t.id));
-  const terminals = run.map(
-    (t, i) =>
+  const terminals = mine.map(
+    (t) =>
       new TerminalSim(
         t.id,
         t.number,
         t.siteId,
-        new DeviceClient(opts.url, tokens[i]),
+        new DeviceClient(opts.url, state.tokens[t.id]),
         opts.behaviour,
         createRandom(seedOf(`sim:${t.number}:${Date.now()}`)),
-        { stats, reprovision, log },
+        { stats, cutOff, log },
       ),
   );
   let stopped = false;
   const starting = terminals.map(async (sim) => {
-    for (let attempt = 0; !stopped; attempt++) {
+    for (let attempt = 0; !stopped && !sim.released; attempt++) {
       try {
         await sim.start();
         return;
       } catch (err) {
+        if (sim.released) return;
         if (attempt === 0) log('warn', `terminal ${sim.number} could not start: ${(err as Error).message}`);
         await new Promise((r) => setTimeout(r, Math.min(60_000, 2_000 * 2 ** attempt)));
       }
     }
   });
   await Promise.all(starting);
+  const running = terminals.filter((t) => !t.released);
   log(
     'info',
-    `simulating ${terminals.length} terminals` +
+    `simulating ${running.length} terminals` +
       (idle.length ? ` (${idle.length} offline at start stay down; --all runs them)` : ''),
   );
   return {
-    terminals,
+    terminals: running,
     idle,
+    released,
     stats,
     stop() {
       stopped = true;

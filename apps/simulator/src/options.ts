@@ -54,6 +54,11 @@ export interface Options {
   /** Seconds between summary lines on stdout (0: none). */
   reportS: number;
   quiet: boolean;
+  /**
+   * File that keeps the device tokens this simulator provisioned and the terminals it let go, so a restart
+   * reuses its tokens and never takes back a terminal a real device now holds (null: kept in memory only).
+   */
+  state: string | null;
   behaviour: Behaviour;
 }
 
@@ -70,6 +75,8 @@ export const USAGE = `Usage: simulate [options]
   --all                also run terminals that are offline at start (they stay down by default)
   --report S           seconds between summary lines (default 60, 0 for none)
   --quiet              no summary lines
+  --state FILE         keep provisioned device tokens and released terminals here across restarts
+                       (default: SIMULATOR_STATE, else memory only)
   --help`;
 
 function num(flag: string, raw: string | undefined, min: number, max: number): number {
@@ -92,6 +99,7 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
     all: false,
     reportS: 60,
     quiet: false,
+    state: env.SIMULATOR_STATE || null,
     behaviour: { ...DEMO_BEHAVIOUR },
   };
   let batchSet = false;
@@ -149,6 +157,9 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
         break;
       case '--quiet':
         o.quiet = true;
+        break;
+      case '--state':
+        o.state = value();
         break;
       default:
         throw new UsageError(`unknown option ${arg}`);

@@ -50,8 +50,12 @@ export const emptyStats = (): Stats => ({
 
 export interface TerminalHooks {
   stats: Stats;
-  /** A fresh device token when the server no longer knows ours (rotated by someone); null if none can be had. */
-  reprovision(terminalId: number): Promise<string | null>;
+  /**
+   * The server refused our device token (401): someone else rotated it, or the terminal was decommissioned. A real
+   * device now holds the terminal: the simulator stops simulating it and never takes it back (docs: DESIGN
+   * "Device API").
+   */
+  cutOff(terminalId: number): void;
   log(level: 'info' | 'warn', message: string): void;
 }
 
@@ -81,6 +85,8 @@ export class TerminalSim {
   private readonly pending: Array<{ id: number; result: 'ok' | 'failed'; detail: string }> = [];
   private sending = false;
   private flushAgain = false;
+  /** True once the server refused our token: the terminal is someone else's now. */
+  released = false;
 
   constructor(
     readonly id: number,
@@ -290,20 +296,21 @@ export class TerminalSim {
     });
   }
 
-  /** One call with the heartbeat bookkeeping: counts, and a new token when the server no longer knows ours. */
+  /** One call with the heartbeat bookkeeping: counts, and lets the terminal go when its token is cut off. */
   private async request<T>(fn: () => Promise<T>): Promise<T> {
     this.hooks.stats.requests++;
     try {
       return await fn();
     } catch (err) {
       this.hooks.stats.failures++;
-      if (err instanceof ApiError && err.status === 401) {
-        const token = await this.hooks.reprovision(this.id).catch(() => null);
-        if (token) {
-          this.client.token = token;
-          this.hooks.stats.requests++;
-          return fn();
-        }
+      if (err instanceof ApiError && err.status === 401 && !this.released) {
+        this.released = true;
+        this.stop();
+        this.hooks.log(
+          'info',
+          `terminal ${this.number}: device token cut off by someone else; no longer simulated`,
+        );
+        this.hooks.cutOff(this.id);
       }
       throw err;
     }

@@ -6,10 +6,16 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { AlertSchema, TerminalSchema } from '@forecourt/contract/fleet';
 import { PumpSchema, TurnPumpResponseSchema } from '@forecourt/contract/pumps';
-import { type Command, CommandSchema, RebootAcceptedSchema } from '@forecourt/contract/terminals';
+import {
+  type Command,
+  CommandSchema,
+  DeviceTokenResponseSchema,
+  RebootAcceptedSchema,
+} from '@forecourt/contract/terminals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Fleet, startFleet } from '../src/fleet.ts';
+import type { Options } from '../src/options.ts';
 import { DEMO_BEHAVIOUR } from '../src/options.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -69,6 +75,7 @@ describe('the simulator against a real server', () => {
   let dataDir: string;
   let server: { url: string; proc: ChildProcess };
   let fleet: Fleet;
+  let fleetOptions: Options;
   let token: string;
   const api = async <T>(method: string, p: string, schema: z.ZodType<T>, body?: unknown): Promise<T> => {
     const res = await fetch(`${server.url}${p}`, {
@@ -88,34 +95,33 @@ describe('the simulator against a real server', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-sim-e2e-'));
     server = await startServer(dataDir);
-    fleet = await startFleet(
-      {
-        url: server.url,
-        username: 'agent',
-        password: 'demo1234',
-        terminals: 8,
-        all: false,
-        reportS: 0,
-        quiet: true,
-        behaviour: {
-          ...DEMO_BEHAVIOUR,
-          rate: 1,
-          batch: 2,
-          transactionFlushMs: 1_000,
-          peakTransactionsPerHour: 3_600,
-          eventsPerHour: 360,
-          shocksPerHour: 360,
-          pumpStatusEveryMs: 2_000,
-          pollWaitS: 3,
-          pumpDelayMs: [2_000, 2_500],
-          pumpFailShare: 0,
-          rebootMs: [1_000, 1_500],
-          rebootFailShare: 0,
-          outagesPerHour: 0,
-        },
+    fleetOptions = {
+      url: server.url,
+      username: 'agent',
+      password: 'demo1234',
+      terminals: 8,
+      all: false,
+      reportS: 0,
+      quiet: true,
+      state: path.join(dataDir, 'simulator-state.json'),
+      behaviour: {
+        ...DEMO_BEHAVIOUR,
+        rate: 1,
+        batch: 2,
+        transactionFlushMs: 1_000,
+        peakTransactionsPerHour: 3_600,
+        eventsPerHour: 360,
+        shocksPerHour: 360,
+        pumpStatusEveryMs: 2_000,
+        pollWaitS: 3,
+        pumpDelayMs: [2_000, 2_500],
+        pumpFailShare: 0,
+        rebootMs: [1_000, 1_500],
+        rebootFailShare: 0,
+        outagesPerHour: 0,
       },
-      () => {},
-    );
+    };
+    fleet = await startFleet(fleetOptions, () => {});
     const res = await fetch(`${server.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -204,6 +210,29 @@ describe('the simulator against a real server', () => {
     );
     expect(online.text).toMatch(/^Terminal online: /);
     await until('the terminal on again', async () => (await connectivity()) === 'on');
+  });
+
+  it('lets a terminal go when someone else rotates its token, and never takes it back, not even on restart', async () => {
+    const sim = fleet.terminals.find((t) => t.pumps.size === 0 && t.state === 'up')!;
+    // A real device is installed: its installer provisions a token of its own.
+    const realToken = (await api('POST', `/api/terminal/${sim.id}/device-token/`, DeviceTokenResponseSchema))
+      .token;
+    await until('the simulator to let the terminal go', async () => fleet.released.has(sim.id));
+    expect(sim.state).toBe('stopped');
+    const me = () =>
+      fetch(`${server.url}/api/device/v1/me`, { headers: { authorization: `Device ${realToken}` } });
+    expect((await me()).status).toBe(200);
+
+    // A restarted simulator (same state file) reuses its other tokens and leaves that terminal alone.
+    const again = await startFleet({ ...fleetOptions, terminals: 8 }, () => {});
+    try {
+      expect(again.terminals.length).toBeGreaterThan(0);
+      expect(again.terminals.map((t) => t.id)).not.toContain(sim.id);
+      expect(again.released.has(sim.id)).toBe(true);
+      expect((await me()).status).toBe(200);
+    } finally {
+      again.stop();
+    }
   });
 
   it('the command line prints usage and rejects bad flags', () => {

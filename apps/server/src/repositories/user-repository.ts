@@ -108,6 +108,14 @@ export function createUserRepository(database: Database) {
       return rows.length > 0;
     },
 
+    /** Whether an agent user of that username exists (the demo agent the fleet simulator signs in as). */
+    async isAgent(username: string): Promise<boolean> {
+      const rows = await q('select 1 from users where lower(username) = lower($1) and agent_id is not null', [
+        username,
+      ]);
+      return rows.length > 0;
+    },
+
     /** The first free username of `base`, `base2`, `base3`, ... */
     async freeUsername(base: string): Promise<string> {
       const rows = await q<{ u: string }>(

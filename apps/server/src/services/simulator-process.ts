@@ -21,18 +21,18 @@ export function localAddress(address: string): string {
 }
 
 /** True when the demo agent the simulator signs in as exists (not with SEED=none). */
-export async function demoAgentExists(app: FastifyInstance, username: string): Promise<boolean> {
-  const rows = await app.database.query(
-    'select 1 from users where lower(username) = lower($1) and agent_id is not null',
-    [username],
-  );
-  return rows.length > 0;
+export function demoAgentExists(app: FastifyInstance, username: string): Promise<boolean> {
+  return app.repos.users.isAgent(username);
 }
+
+/** Where the simulator keeps its device tokens and the terminals it let go, across its restarts and the server's. */
+export const simulatorStateFile = (dataDir: string) => path.resolve(dataDir, 'simulator-state.json');
 
 /**
  * Runs the fleet simulator as a child process against this server, as any device would reach it. It is
  * restarted when it dies (backing off while it keeps failing) and stopped with the server; it also ends by
- * itself when its stdin closes, so it never outlives a crashed server.
+ * itself when its stdin closes, so it never outlives a crashed server. Its state file in DATA_DIR lets every
+ * restart reuse the device tokens it provisioned, and never take back a terminal whose token someone else rotated.
  */
 export function startSimulatorProcess(
   app: FastifyInstance,
@@ -57,6 +57,7 @@ export function startSimulatorProcess(
           SIMULATOR_PARENT: '1',
           SIMULATOR_USERNAME: opts.username ?? 'agent',
           SIMULATOR_PASSWORD: opts.password ?? 'demo1234',
+          SIMULATOR_STATE: simulatorStateFile(app.config.DATA_DIR),
         },
         stdio: ['pipe', 'pipe', 'pipe'],
       },
