@@ -127,10 +127,10 @@ describe('actions on the fleet (simulator on)', () => {
       name: `Command history: Pump ${switched.pump_no} – ${switched.site}`,
     });
     await drawer.getByText(`Turn pump ${switched.pump_no} on`).first().waitFor();
-    for (const step of ['Requested', 'Sent']) {
+    for (const step of ['Queued', 'Sent']) {
       assert.ok((await drawer.getByText(step, { exact: true }).count()) >= 1, step);
     }
-    assert.ok((await drawer.getByText('Confirmed', { exact: true }).count()) >= 1);
+    assert.ok((await drawer.getByText('Done', { exact: true }).count()) >= 1);
     await shot(p, 'actions-pump-timeline');
     await drawer.getByRole('button', { name: 'Close' }).click();
     await widget.scrollIntoViewIfNeeded();

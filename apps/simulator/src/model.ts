@@ -1,4 +1,6 @@
 import type { DeviceEvent, DeviceTransaction, TelemetryPoint } from '@forecourt/contract/device';
+import { eventTexts, HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
+import { ABNORMAL_PUMP_STATUS_CODES, PUMP_STATUS_NORMAL } from '@forecourt/contract/pumps';
 import type { Random } from './random.ts';
 
 /** Relative forecourt traffic by local hour (0–23): quiet nights, morning and evening peaks. */
@@ -83,26 +85,13 @@ export function sampleTelemetry(s: SensorState, rnd: Random, at: Date, dtMs: num
   };
 }
 
-/** Hardware issues are 1, 2, 12, 13, 14, 15; the rest are operational events. Text: '{name}: {details}'. */
-export const EVENT_TEXTS: Record<number, readonly string[]> = {
-  1: ['Card reader failure: reader not responding', 'Card reader failure: chip read error'],
-  2: ['Printer failure: paper out', 'Printer failure: paper jam'],
-  6: ['Tank low level: diesel below 10%', 'Tank low level: unleaded below 15%'],
-  7: ['Door opened: cabinet door opened', 'Door opened: service panel opened'],
-  8: ['Transaction declined burst: 5 declines in 10 minutes'],
-  9: ['Software update: version 4.2.2 installed'],
-  12: ['Keypad failure: key stuck', 'Keypad failure: PIN pad not responding'],
-  13: ['Display failure: screen blank', 'Display failure: backlight fault'],
-  14: ['Power supply failure: mains lost, running on battery', 'Power supply failure: voltage out of range'],
-  15: ['Modem failure: no carrier', 'Modem failure: SIM not detected'],
-};
-export const HARDWARE_TYPES = [1, 2, 12, 13, 14, 15] as const;
+/** Operational events a terminal raises now and then (the others come with what they report). */
 const OTHER_TYPES = [6, 7, 8, 9] as const;
 
 /** An occasional event: hardware issues two times in three. */
 export function makeEvent(rnd: Random, at: Date): DeviceEvent {
-  const type = rnd.chance(2 / 3) ? rnd.pick(HARDWARE_TYPES) : rnd.pick(OTHER_TYPES);
-  return { event_type: type, text: rnd.pick(EVENT_TEXTS[type]!), at: at.toISOString() };
+  const type = rnd.chance(2 / 3) ? rnd.pick(HARDWARE_EVENT_TYPES) : rnd.pick(OTHER_TYPES);
+  return { event_type: type, text: rnd.pick(eventTexts(type)), at: at.toISOString() };
 }
 
 /** A shock reading: mostly small knocks, sometimes a real impact. */
@@ -110,14 +99,7 @@ export function shockReading(rnd: Random): number {
   return Math.round((rnd.chance(0.85) ? rnd.between(0.5, 6) : rnd.between(6, 40)) * 10) / 10;
 }
 
-/** Pump status codes (4000 normal) with their texts, and how often a routine report is not normal. */
-export const PUMP_STATUS_TEXTS: Record<number, string> = {
-  4000: 'Normal operation',
-  4001: 'Nozzle left out of holster',
-  4002: 'Flow meter pulse error',
-  4003: 'Emergency stop pressed',
-  4004: 'Communication with pump lost',
-};
+/** The status code of a routine pump report: normal, now and then one of the abnormal codes. */
 export function routinePumpCode(rnd: Random): number {
-  return rnd.chance(0.93) ? 4000 : rnd.pick([4001, 4002, 4003, 4004]);
+  return rnd.chance(0.93) ? PUMP_STATUS_NORMAL : rnd.pick(ABNORMAL_PUMP_STATUS_CODES);
 }

@@ -6,12 +6,12 @@ import {
   MAX_BATCH,
   type TelemetryPoint,
 } from '@forecourt/contract/device';
+import { PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import { ApiError, type DeviceClient } from './api.ts';
 import {
   initialSensors,
   makeEvent,
   makeTransaction,
-  PUMP_STATUS_TEXTS,
   routinePumpCode,
   type SensorState,
   sampleTelemetry,
@@ -288,7 +288,7 @@ export class TerminalSim {
       .filter(([no]) => only === undefined || no === only)
       .map(([no, status]) => {
         const code = codeOf(no);
-        return { pump_no: no, status, code, text: PUMP_STATUS_TEXTS[code] ?? 'Normal operation', at };
+        return { pump_no: no, status, code, text: pumpStatusText(code), at };
       });
     if (!body.length || this.state !== 'up') return Promise.resolve();
     return this.send('pumps/status', body).then((r) => {
@@ -378,7 +378,7 @@ export class TerminalSim {
         return;
       }
       this.pumps.set(pumpNo, target);
-      void this.reportPumps(() => 4000, pumpNo).then(() =>
+      void this.reportPumps(() => PUMP_STATUS_NORMAL, pumpNo).then(() =>
         ack('ok', `Pump ${pumpNo} is ${target ? 'on' : 'off'}`),
       );
     });

@@ -1,12 +1,7 @@
-import {
-  DeviceEventSchema,
-  DeviceTransactionSchema,
-  EVENT_TYPES,
-  TelemetryPointSchema,
-} from '@forecourt/contract/device';
+import { DeviceEventSchema, DeviceTransactionSchema, TelemetryPointSchema } from '@forecourt/contract/device';
+import { EVENT_TYPES, isHardwareEvent } from '@forecourt/contract/events';
 import { describe, expect, it } from 'vitest';
 import {
-  HARDWARE_TYPES,
   initialSensors,
   makeEvent,
   makeTransaction,
@@ -85,11 +80,9 @@ describe('events and shocks', () => {
     const events = Array.from({ length: 600 }, () => makeEvent(rnd, at(10)));
     for (const e of events) {
       DeviceEventSchema.parse(e);
-      expect(e.text.split(':')[0]).toBe(EVENT_TYPES[e.event_type].name);
+      expect(e.text.split(':')[0]).toBe(EVENT_TYPES[e.event_type]?.name);
     }
-    const hardware = events.filter((e) =>
-      (HARDWARE_TYPES as readonly number[]).includes(e.event_type),
-    ).length;
+    const hardware = events.filter((e) => isHardwareEvent(e.event_type)).length;
     expect(hardware / events.length).toBeGreaterThan(0.55);
     expect(hardware / events.length).toBeLessThan(0.8);
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CommandStateSchema } from './terminals.ts';
 
 const MIN_AT = Date.parse('2000-01-01T00:00:00Z');
 const MAX_AT = Date.parse('2100-01-01T00:00:00Z');
@@ -44,7 +45,9 @@ export type TelemetryPoint = z.infer<typeof TelemetryPointSchema>;
 
 export const DeviceEventSchema = z
   .object({
-    event_type: num('event_type', 1, 999, { int: true }).describe('See EVENT_TYPES (docs/event-types.md)'),
+    event_type: num('event_type', 1, 999, { int: true }).describe(
+      'See the event catalogue (docs/event-types.md, EVENT_CATALOGUE in events.ts)',
+    ),
     text: z
       .string({ error: need('text', 'text must be a string') })
       .trim()
@@ -145,27 +148,8 @@ export type CommandAck = z.infer<typeof CommandAckSchema>;
 /** The answer to an ack: the command's state after it; a repeated ack gets the same answer and changes nothing. */
 export const CommandAckResponseSchema = z.object({
   id: z.number().int(),
-  state: z.enum(['queued', 'sent', 'confirmed', 'failed', 'timed_out', 'expired']),
+  state: CommandStateSchema,
 });
 export type CommandAckResponse = z.infer<typeof CommandAckResponseSchema>;
 
 export const AcceptedSchema = z.object({ accepted: z.number().int().describe('How many items were stored') });
-
-/** The event-type catalogue (docs/event-types.md). Hardware = 1, 2, 12, 13, 14, 15. */
-export const EVENT_TYPES: Record<number, { name: string; hardware: boolean }> = {
-  1: { name: 'Card reader failure', hardware: true },
-  2: { name: 'Printer failure', hardware: true },
-  3: { name: 'Terminal offline', hardware: false },
-  4: { name: 'Terminal online', hardware: false },
-  5: { name: 'Pump status change', hardware: false },
-  6: { name: 'Tank low level', hardware: false },
-  7: { name: 'Door opened', hardware: false },
-  8: { name: 'Transaction declined burst', hardware: false },
-  9: { name: 'Software update', hardware: false },
-  10: { name: 'Reboot', hardware: false },
-  11: { name: 'Shock detected', hardware: false },
-  12: { name: 'Keypad failure', hardware: true },
-  13: { name: 'Display failure', hardware: true },
-  14: { name: 'Power supply failure', hardware: true },
-  15: { name: 'Modem failure', hardware: true },
-};

@@ -3,8 +3,10 @@ import {
   capitalize,
   eventName,
   formatClock,
+  formatDateSafe,
   formatDayMonthYearTime,
   formatShortUsDate,
+  NO_DATE,
   pad3,
   plural,
   round,
@@ -79,5 +81,27 @@ describe('formatters (docs/product.md#constants)', () => {
     expect(rowMatches(row, 'PRINTER')).toBe(true);
     expect(rowMatches(row, '1001000')).toBe(true);
     expect(rowMatches(row, 'modem')).toBe(false);
+  });
+});
+
+describe('formatDateSafe', () => {
+  it('formats a valid date like the given formatter, in the given zone', () => {
+    expect(formatDateSafe('2024-05-01T12:07:00Z', formatDayMonthYearTime, 'UTC')).toBe('1/5/2024 12:07');
+    expect(formatDateSafe('2024-05-01T12:07:00Z', formatShortUsDate, 'UTC')).toBe('5/1/24');
+    expect(formatDateSafe(Date.UTC(2024, 4, 1, 23, 30), formatDayMonthYearTime, 'Europe/London')).toBe(
+      '2/5/2024 0:30',
+    );
+  });
+
+  it('shows the placeholder for a missing or unreadable date instead of throwing', () => {
+    for (const bad of [null, undefined, '', 'not a date', '2024-13-45T99:00:00Z', Number.NaN]) {
+      expect(formatDateSafe(bad)).toBe(NO_DATE);
+    }
+    expect(NO_DATE).toBe('-');
+  });
+
+  it('falls back to the runtime zone when the zone is unknown', () => {
+    const at = '2024-05-01T12:07:00Z';
+    expect(formatDateSafe(at, formatDayMonthYearTime, 'Mars/Olympus')).toBe(formatDayMonthYearTime(at));
   });
 });

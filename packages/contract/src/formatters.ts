@@ -101,6 +101,32 @@ export function utcOffsetHours(timeZone: string, at: Date = new Date()): number 
   return Math.round((diff / 3_600_000) * 4) / 4;
 }
 
+/** What a screen shows in place of a missing or unreadable date. */
+export const NO_DATE = '-';
+
+/**
+ * A date as `format` writes it (day/month/year and time by default), or NO_DATE when it is missing or not a
+ * date. Never throws: a time zone the runtime does not know falls back to the runtime's own zone.
+ */
+export function formatDateSafe(
+  input: string | number | Date | null | undefined,
+  format: (date: Date, timeZone?: string) => string = formatDayMonthYearTime,
+  timeZone?: string,
+): string {
+  if (input === null || input === undefined || input === '') return NO_DATE;
+  const date = toDate(input);
+  if (Number.isNaN(date.getTime())) return NO_DATE;
+  try {
+    return format(date, timeZone);
+  } catch {
+    try {
+      return format(date);
+    } catch {
+      return NO_DATE;
+    }
+  }
+}
+
 /** The event name of an alert: the part of its text before the first colon. */
 export function eventName(text: string | null | undefined): string {
   if (!text) return '';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMMAND_STATES } from './commands.ts';
 import { BooleanQuerySchema, IsoDateTimeSchema, LimitSchema, LogQuerySchema } from './common.ts';
 import { AlertSchema, EventTypeListSchema } from './fleet.ts';
 import { PumpActivationLogEntrySchema, PumpStatusEntrySchema } from './pumps.ts';
@@ -51,7 +52,7 @@ export type ConnectivityLogEntry = z.infer<typeof ConnectivityLogEntrySchema>;
 
 const commandStateList = z
   .union([CommandStateSchema, z.array(CommandStateSchema).max(10)], {
-    error: 'state must be queued, sent, confirmed, failed, timed_out or expired',
+    error: `state must be ${COMMAND_STATES.slice(0, -1).join(', ')} or ${COMMAND_STATES.at(-1)}`,
   })
   .transform((v) => (Array.isArray(v) ? v : [v]));
 
@@ -72,7 +73,9 @@ export type CommandLogQuery = z.infer<typeof CommandLogQuerySchema>;
 export const RebootLogEntrySchema = CommandSchema.extend({
   cursor,
   site_title: z.string(),
-  status: z.string().describe('queued, sent, done, failed, timed out or expired'),
+  status: z
+    .string()
+    .describe('The state as shown: queued, sent, done, failed, timed out or expired (commandStatusText)'),
   timezone,
 });
 export type RebootLogEntry = z.infer<typeof RebootLogEntrySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMMAND_STATES } from './commands.ts';
 import { ActionResultSchema, IsoDateTimeSchema } from './common.ts';
 
 export const PumpSchema = z.object({
@@ -33,9 +34,37 @@ export const PumpActivationLogEntrySchema = z.object({
   pump_id: z.number().int(),
   pump_no: z.number().int(),
   kind: z.enum(['pump_on', 'pump_off']),
-  state: z.string(),
+  state: z.enum(COMMAND_STATES),
   requested_by: z.string().nullable(),
   created_at: IsoDateTimeSchema,
   completed_at: IsoDateTimeSchema.nullable(),
   cursor: z.string().optional(),
 });
+
+/** The status code of a pump working normally; any other code is abnormal. */
+export const PUMP_STATUS_NORMAL = 4000;
+
+/** Pump status codes a device reports, with their texts (docs/event-types.md, "Pump status codes"). */
+export const PUMP_STATUS_TEXTS: Readonly<Record<number, string>> = {
+  4000: 'Normal operation',
+  4001: 'Nozzle left out of holster',
+  4002: 'Flow meter pulse error',
+  4003: 'Emergency stop pressed',
+  4004: 'Communication with pump lost',
+  4005: 'Fuel leak sensor triggered',
+};
+
+export const PUMP_STATUS_CODES: readonly number[] = Object.keys(PUMP_STATUS_TEXTS).map(Number);
+export const ABNORMAL_PUMP_STATUS_CODES: readonly number[] = PUMP_STATUS_CODES.filter(
+  (c) => c !== PUMP_STATUS_NORMAL,
+);
+
+/** A missing code is not normal: nothing says the pump is fine. */
+export function isPumpStatusNormal(code: number | null | undefined): boolean {
+  return code === PUMP_STATUS_NORMAL;
+}
+
+/** The text of a status code; a code the table does not know reads `Status {code}`. */
+export function pumpStatusText(code: number): string {
+  return PUMP_STATUS_TEXTS[code] ?? `Status ${code}`;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  asMarkerColor,
   cycleIndex,
   levelColor,
   levelImage,
@@ -61,6 +62,11 @@ describe('markers and carousels', () => {
     expect(markerColor('off')).toBe('red');
     expect(markerColor('unknown')).toBe('yellow');
     expect(markerColor(undefined)).toBe('yellow');
+  });
+  it('a marker colour from an answer is trusted only when it is one of the three', () => {
+    expect(asMarkerColor('red')).toBe('red');
+    expect(asMarkerColor('purple')).toBe('yellow');
+    expect(asMarkerColor(null)).toBe('yellow');
   });
   it('next and previous wrap around', () => {
     expect(cycleIndex(2, 1, 3)).toBe(0);

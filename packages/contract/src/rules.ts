@@ -51,17 +51,28 @@ export function levelColor(percent: number | null | undefined): LevelColor | nul
   return 'red';
 }
 
-/** Hardware issues are alerts of these event types. */
-export const HARDWARE_EVENT_TYPES = [1, 2, 12, 13, 14, 15] as const;
+export const MARKER_COLORS = ['green', 'yellow', 'red'] as const;
+export type MarkerColor = (typeof MARKER_COLORS)[number];
 
-/** Pump status code meaning normal. */
-export const PUMP_STATUS_NORMAL = 4000;
+/** Map marker colour by terminal connectivity; any other value (unknown, not yet reported) is yellow. */
+export const MARKER_COLOR_OF_CONNECTIVITY: Readonly<Record<'on' | 'off', MarkerColor>> = {
+  on: 'green',
+  off: 'red',
+};
+export const UNKNOWN_MARKER_COLOR: MarkerColor = 'yellow';
 
 /** Map marker colour by connectivity: on green, off red, anything else yellow. */
-export function markerColor(connectivity: string | null | undefined): 'green' | 'red' | 'yellow' {
-  if (connectivity === 'on') return 'green';
-  if (connectivity === 'off') return 'red';
-  return 'yellow';
+export function markerColor(connectivity: string | null | undefined): MarkerColor {
+  return connectivity === 'on' || connectivity === 'off'
+    ? MARKER_COLOR_OF_CONNECTIVITY[connectivity]
+    : UNKNOWN_MARKER_COLOR;
+}
+
+/** A marker colour read from an answer: one of the three, else the colour of an unknown state. */
+export function asMarkerColor(value: string | null | undefined): MarkerColor {
+  return (MARKER_COLORS as readonly unknown[]).includes(value)
+    ? (value as MarkerColor)
+    : UNKNOWN_MARKER_COLOR;
 }
 
 /** Circular index: next/previous wrap around. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COMMAND_STATES } from './commands.ts';
 import { IsoDateTimeSchema, LimitSchema } from './common.ts';
 
 const terminalNo = z.object({ terminal_id: z.string() });
@@ -49,7 +50,7 @@ export const RebootTypeSchema = z.enum(['software', 'full'], {
 export type RebootType = z.infer<typeof RebootTypeSchema>;
 export const RebootRequestSchema = z.object({ reboot_type: RebootTypeSchema });
 
-export const CommandStateSchema = z.enum(['queued', 'sent', 'confirmed', 'failed', 'timed_out', 'expired']);
+export const CommandStateSchema = z.enum(COMMAND_STATES);
 export type CommandState = z.infer<typeof CommandStateSchema>;
 
 export const CommandSchema = z.object({

@@ -1,13 +1,12 @@
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { neutraliseCsvCell } from '@forecourt/contract/csv';
+import type { ScopeKind } from '@forecourt/contract/scope';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
 import { queryKey, sendSnapshot } from '../plugins/snapshot-cache.ts';
 import type { ReadScope } from '../repositories/read-scope.ts';
 import { notFound } from './errors.ts';
-
-export type ScopeKind = ReadScope['kind'];
 
 /** A CSV column: header and how to read it from a row. */
 export type CsvColumn<Row> = readonly [header: string, value: (row: Row) => unknown];

@@ -11,9 +11,6 @@ import {
   scopeColumn,
 } from './read-scope.ts';
 
-/** Hardware issues are alerts of these event types. */
-export const HARDWARE_EVENT_TYPES = [1, 2, 12, 13, 14, 15] as const;
-
 export interface AlertRow extends Alert {
   id: number;
   terminal_id: number;

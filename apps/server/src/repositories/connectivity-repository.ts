@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.ts';
 
-/** Event types of connectivity alerts (contract/device.ts EVENT_TYPES). */
+/** Event types of connectivity alerts (EVENT_CATALOGUE in packages/contract/src/events.ts). */
 export const EVENT_TERMINAL_OFFLINE = 3;
 export const EVENT_TERMINAL_ONLINE = 4;
 

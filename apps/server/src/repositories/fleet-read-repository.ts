@@ -6,12 +6,15 @@ import type {
   SiteTerminal,
 } from '@forecourt/contract/fleet';
 import type { Pump, PumpStatusLog } from '@forecourt/contract/pumps';
+import { MARKER_COLOR_OF_CONNECTIVITY, markerColor, UNKNOWN_MARKER_COLOR } from '@forecourt/contract/rules';
 import type { Battery, Environment, FlashDrive, Shock } from '@forecourt/contract/terminals';
 import type { Database } from '../db/client.ts';
 import { iso, num, Params, type ReadScope, scopeColumn, siteColumn } from './read-scope.ts';
 
-const markerColor = (connectivity: string) =>
-  connectivity === 'on' ? 'green' : connectivity === 'off' ? 'red' : ('yellow' as const);
+/** The contract's marker colour rule as SQL over `t.connectivity` (the values are the contract's own words). */
+const markerColorSql = `case t.connectivity ${Object.entries(MARKER_COLOR_OF_CONNECTIVITY)
+  .map(([connectivity, color]) => `when '${connectivity}' then '${color}'`)
+  .join(' ')} else '${UNKNOWN_MARKER_COLOR}' end`;
 
 export interface ZoneRow {
   title: string;
@@ -136,9 +139,7 @@ export function createFleetReadRepository(database: Database) {
                              '{"terminal_id":' || to_json(t.terminal_no)::text
                              || ',"lat":' || coalesce(t.lat, s.lat)::float8::text
                              || ',"lng":' || coalesce(t.lng, s.lng)::float8::text
-                             || ',"marker_color":"' || case t.connectivity when 'on' then 'green'
-                                                                          when 'off' then 'red'
-                                                                          else 'yellow' end || '"}',
+                             || ',"marker_color":"' || ${markerColorSql} || '"}',
                              ',' order by t.id)
                            filter (where t.id is not null and coalesce(t.lat, s.lat) is not null
                                    and coalesce(t.lng, s.lng) is not null), '')

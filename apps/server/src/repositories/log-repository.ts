@@ -1,3 +1,4 @@
+import { commandStatusText } from '@forecourt/contract/commands';
 import type {
   ConnectivityLogEntry,
   PumpActivationLogRow,
@@ -5,6 +6,7 @@ import type {
   RebootLogEntry,
   ShockLogEntry,
 } from '@forecourt/contract/logs';
+import { PUMP_STATUS_NORMAL } from '@forecourt/contract/pumps';
 import type { CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database } from '../db/client.ts';
 import {
@@ -16,16 +18,6 @@ import {
   type ReadScope,
   scopeColumn,
 } from './read-scope.ts';
-
-/** How the reboot log names a command state. */
-export const REBOOT_STATUS: Record<CommandState, string> = {
-  queued: 'queued',
-  sent: 'sent',
-  confirmed: 'done',
-  failed: 'failed',
-  timed_out: 'timed out',
-  expired: 'expired',
-};
 
 interface CommandDbRow {
   id: number | string;
@@ -202,7 +194,7 @@ export function createLogRepository(database: Database) {
           pump_no: r.pump_no,
           reboot_type: r.reboot_type,
           state: r.state,
-          status: REBOOT_STATUS[r.state] ?? r.state,
+          status: commandStatusText(r.state),
           requested_by: r.requested_by_name,
           requested_by_id: r.requested_by,
           created_at: iso(r.created_at)!,
@@ -254,7 +246,7 @@ export function createLogRepository(database: Database) {
       const p = new Params();
       const where = [`e.site_id = ${p.add(siteId)}`];
       if (f.pumpNo !== undefined) where.push(`p.pump_no = ${p.add(f.pumpNo)}`);
-      if (f.abnormal) where.push('e.code <> 4000');
+      if (f.abnormal) where.push(`e.code <> ${PUMP_STATUS_NORMAL}`);
       addLogFilters(where, p, f, { id: 'e.id', time: 'e.created_at', search: ['e.text', 'e.code::text'] });
       const rows = await database.query<{
         id: number | string;

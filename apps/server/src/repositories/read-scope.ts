@@ -1,6 +1,8 @@
+import type { ScopeKind } from '@forecourt/contract/scope';
+
 /** The place a read is about: an agent, a company or a site (every event table carries all three ids). */
 export interface ReadScope {
-  kind: 'agent' | 'company' | 'site';
+  kind: ScopeKind;
   id: number;
 }
 

@@ -2,9 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AUTH_TEXTS } from '@forecourt/contract/auth';
+import { COMMAND_STATE_VIEW, COMMAND_STATES } from '@forecourt/contract/commands';
 import { MESSAGES } from '@forecourt/contract/validation';
 import { describe, expect, it } from 'vitest';
 import { mergeAll, mergeLanguage } from '../../vite/i18n-plugin.ts';
+import { commandStateKey } from '../components/command-state.tsx';
 import { LANGUAGES } from './languages.ts';
 import { messageKey } from './messages.ts';
 
@@ -39,6 +41,14 @@ describe('translation catalogues', () => {
       const key = messageKey(text);
       expect(key, text).toBeDefined();
       expect(all.en[key as string]).toBe(text);
+    }
+  });
+
+  it('command states read as the contract names them in English, and every language names each of them', () => {
+    for (const state of COMMAND_STATES) {
+      const key = commandStateKey(state);
+      expect(all.en[key], key).toBe(COMMAND_STATE_VIEW[state].label);
+      for (const { code } of LANGUAGES) expect(all[code]?.[key], `${code} ${key}`).toBeTruthy();
     }
   });
 

@@ -99,29 +99,6 @@ export const DEMO_USERS = [
 ] as const;
 export const DEMO_PASSWORD = 'demo1234';
 
-/** Alert texts per event type (catalogue in contract/device.ts); the event name is the part before the colon. */
-export const ALERT_TEXTS: Record<number, string[]> = {
-  1: [
-    'Card reader failure: reader not responding',
-    'Card reader failure: chip read error',
-    'Card reader failure: contactless module fault',
-  ],
-  2: ['Printer failure: paper out', 'Printer failure: paper jam', 'Printer failure: print head overheated'],
-  3: ['Terminal offline: no heartbeat received'],
-  4: ['Terminal online: heartbeat restored'],
-  5: ['Pump status change: pump stopped by attendant', 'Pump status change: pump resumed'],
-  6: ['Tank low level: diesel below 10%', 'Tank low level: unleaded below 15%'],
-  7: ['Door opened: cabinet door opened', 'Door opened: service panel opened'],
-  8: ['Transaction declined burst: 5 declines in 10 minutes'],
-  9: ['Software update: version 4.2.1 installed', 'Software update: version 4.2.2 installed'],
-  10: ['Reboot: software reboot completed', 'Reboot: full reboot completed'],
-  11: ['Shock detected: impact on cabinet'],
-  12: ['Keypad failure: key stuck', 'Keypad failure: PIN pad not responding'],
-  13: ['Display failure: screen blank', 'Display failure: backlight fault'],
-  14: ['Power supply failure: mains lost, running on battery', 'Power supply failure: voltage out of range'],
-  15: ['Modem failure: no carrier', 'Modem failure: SIM not detected'],
-};
-
 /** Event types by weight for the alert history: hardware types (1, 2, 12–15) well represented. */
 export const ALERT_WEIGHTS: [number, number][] = [
   [1, 14],
@@ -138,13 +115,3 @@ export const ALERT_WEIGHTS: [number, number][] = [
   [10, 4],
   [11, 3],
 ];
-
-/** Pump status codes: 4000 is normal. */
-export const PUMP_STATUS_TEXTS: Record<number, string> = {
-  4000: 'Normal operation',
-  4001: 'Nozzle left out of holster',
-  4002: 'Flow meter pulse error',
-  4003: 'Emergency stop pressed',
-  4004: 'Communication with pump lost',
-  4005: 'Fuel leak sensor triggered',
-};

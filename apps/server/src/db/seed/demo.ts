@@ -1,16 +1,16 @@
+import { eventTexts } from '@forecourt/contract/events';
+import { PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import { hashPassword } from '../../services/passwords.ts';
 import type { QueryFn } from '../client.ts';
 import { bulkInsert, type Cell } from './bulk.ts';
 import {
   AGENT_ZONES,
-  ALERT_TEXTS,
   ALERT_WEIGHTS,
   COMPANY_ZONES,
   DEMO_AGENT,
   DEMO_COMPANIES,
   DEMO_PASSWORD,
   DEMO_USERS,
-  PUMP_STATUS_TEXTS,
 } from './demo-fleet.ts';
 import { createRandom, type Random, seedOf } from './random.ts';
 
@@ -245,11 +245,11 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
     let lastChange = start;
     for (const [from, to] of termGaps) {
       connRows.push({ t: from, row: [...scope, 'off', iso(from)] });
-      alertRows.push({ t: from, row: [...scope, 3, ALERT_TEXTS[3]![0]!, iso(from), iso(from + 5 * MINUTE)] });
+      alertRows.push({ t: from, row: [...scope, 3, eventTexts(3)[0]!, iso(from), iso(from + 5 * MINUTE)] });
       lastChange = from;
       if (Number.isFinite(to) && to <= end) {
         connRows.push({ t: to, row: [...scope, 'on', iso(to)] });
-        alertRows.push({ t: to, row: [...scope, 4, ALERT_TEXTS[4]![0]!, iso(to), iso(to + 2_000)] });
+        alertRows.push({ t: to, row: [...scope, 4, eventTexts(4)[0]!, iso(to), iso(to + 2_000)] });
         lastChange = to;
       }
     }
@@ -299,7 +299,7 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
     const alertRate = rnd.between(1.5, 4);
     for (let t = start - Math.log(1 - rnd.next()) * (DAY / alertRate); t <= end; ) {
       const type = rnd.weighted(ALERT_WEIGHTS);
-      const text = rnd.pick(ALERT_TEXTS[type]!);
+      const text = rnd.pick(eventTexts(type));
       alertRows.push({ t, row: [...scope, type, text, iso(t), iso(t + rnd.int(1, 20) * 1000)] });
       t += -Math.log(1 - rnd.next()) * (DAY / alertRate);
     }
@@ -466,14 +466,22 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
       ]);
       statusRows.push({
         t,
-        row: [pump.id, pump.siteId, pump.terminalId, stateAt(t), code, PUMP_STATUS_TEXTS[code]!, iso(t)],
+        row: [pump.id, pump.siteId, pump.terminalId, stateAt(t), code, pumpStatusText(code), iso(t)],
       });
       t += -Math.log(1 - rnd.next()) * (DAY / statusRate);
     }
     for (const [t, v] of changes) {
       statusRows.push({
         t,
-        row: [pump.id, pump.siteId, pump.terminalId, v, 4000, PUMP_STATUS_TEXTS[4000]!, iso(t)],
+        row: [
+          pump.id,
+          pump.siteId,
+          pump.terminalId,
+          v,
+          PUMP_STATUS_NORMAL,
+          pumpStatusText(PUMP_STATUS_NORMAL),
+          iso(t),
+        ],
       });
     }
     pumpRows.push([

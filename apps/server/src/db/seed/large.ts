@@ -1,6 +1,8 @@
+import { eventTexts } from '@forecourt/contract/events';
+import { PUMP_STATUS_CODES, PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import type { Database } from '../client.ts';
 import { seedDemo } from './demo.ts';
-import { ALERT_TEXTS, ALERT_WEIGHTS, PUMP_STATUS_TEXTS } from './demo-fleet.ts';
+import { ALERT_WEIGHTS } from './demo-fleet.ts';
 
 /**
  * The scale data set (`SEED=large`) used by the benchmarks: at LARGE_SCALE=1, 5,000 sites, 20,000 terminals,
@@ -360,7 +362,7 @@ export async function seedLarge(
     const alertTypes: number[] = [];
     const alertTexts: string[] = [];
     for (const [type, weight] of ALERT_WEIGHTS) {
-      const texts = ALERT_TEXTS[type] ?? [`Event ${type}: reported`];
+      const texts = eventTexts(type);
       for (let w = 0; w < weight; w++) {
         alertTypes.push(type);
         alertTexts.push(texts[w % texts.length]);
@@ -415,15 +417,15 @@ export async function seedLarge(
     );
 
     end = stepTimer('pump status entries');
-    const codes = Object.keys(PUMP_STATUS_TEXTS).map(Number);
-    const codeTexts = codes.map((c) => PUMP_STATUS_TEXTS[c]);
+    const codes = [...PUMP_STATUS_CODES];
+    const codeTexts = codes.map(pumpStatusText);
     const pumpStatusEntries = end(
       await count(
         `with ins as (
            insert into pump_status_entries (pump_id, site_id, terminal_id, reported_status, code, text, created_at)
            select p.id, p.site_id, p.terminal_id,
                   case when k = 10 then p.last_synapse_status else (${u('p.id * 16 + k + 401')} < 0.7)::int end,
-                  case when k = 10 or ${u('p.id * 16 + k + 402')} < 0.85 then 4000
+                  case when k = 10 or ${u('p.id * 16 + k + 402')} < 0.85 then ${PUMP_STATUS_NORMAL}
                        else ($4::int[])[2 + floor(${u('p.id * 16 + k + 403')} * (cardinality($4::int[]) - 1))::int] end as code,
                   '', $1::timestamptz + ((k - 1) * 0.1 + 0.1 * ${u('p.id * 16 + k + 404')}) * ${DAYS * 86400} * interval '1 second' as at
              from pumps p cross join generate_series(1, 10) k

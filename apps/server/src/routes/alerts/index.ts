@@ -1,13 +1,12 @@
 import { AlertSchema, ListAlertsQuerySchema } from '@forecourt/contract/fleet';
+import { SCOPE_KINDS } from '@forecourt/contract/scope';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { dataRoute, type ScopeKind } from '../../lib/read-routes.ts';
-
-const KINDS: ScopeKind[] = ['agent', 'company', 'site'];
+import { dataRoute } from '../../lib/read-routes.ts';
 
 /** `GET /api/alerts/{agent|company|site}/{id}/`: newest first; `event_type` repeatable (hardware: 1, 2, 12–15). */
 export async function alertRoutes(app: FastifyInstance) {
-  for (const kind of KINDS) {
+  for (const kind of SCOPE_KINDS) {
     dataRoute(app, {
       url: `/api/alerts/${kind}/:id/`,
       kind,

@@ -1,3 +1,5 @@
+import { HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
+import { companySiteHardwareLogApiPath, type LogKindKey, logApiPath } from '@forecourt/contract/log-paths';
 import {
   AlertLogEntrySchema,
   AlertLogQuerySchema,
@@ -15,13 +17,11 @@ import {
   ShockLogQuerySchema,
   TelemetryLogQuerySchema,
 } from '@forecourt/contract/logs';
+import { SCOPE_KINDS, type ScopeKind } from '@forecourt/contract/scope';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { type CsvColumn, logRoute, type ScopeKind } from '../../lib/read-routes.ts';
-import { HARDWARE_EVENT_TYPES } from '../../repositories/alert-repository.ts';
+import { type CsvColumn, logRoute } from '../../lib/read-routes.ts';
 import type { TelemetryKind, TelemetryLogRow } from '../../repositories/log-repository.ts';
-
-const KINDS: ScopeKind[] = ['agent', 'company', 'site'];
 
 type AlertEntry = z.output<typeof AlertLogEntrySchema>;
 const alertCsv: CsvColumn<AlertEntry>[] = [
@@ -36,8 +36,11 @@ const alertCsv: CsvColumn<AlertEntry>[] = [
   ['company', (r) => r.customer_name],
 ];
 
+/** The route of a log: `/api/site/:id/pump/status/log/`. */
+const api = (log: LogKindKey, scope: ScopeKind) => logApiPath(log, scope, ':id');
+
 const hardwareOnly = (types: number[] | undefined): number[] => {
-  const hw: readonly number[] = HARDWARE_EVENT_TYPES;
+  const hw = HARDWARE_EVENT_TYPES;
   if (!types?.length) return [...hw];
   const picked = types.filter((t) => hw.includes(t));
   // Asking only for non-hardware types in the hardware log matches nothing.
@@ -59,12 +62,12 @@ export async function logRoutes(app: FastifyInstance) {
     terminal?: string;
   }) => ({ limit: q.limit_to, before: q.before, from: q.from, to: q.to, q: q.q, terminal: q.terminal });
 
-  for (const kind of KINDS) {
+  for (const kind of SCOPE_KINDS) {
     const base = `/api/${kind}/:id`;
     const tags = ['logs'];
 
     logRoute(app, {
-      url: `${base}/alert/log/`,
+      url: api('alert', kind),
       kind,
       tags,
       summary: `Alert log of a${kind === 'agent' ? 'n' : ''} ${kind}`,
@@ -77,7 +80,7 @@ export async function logRoutes(app: FastifyInstance) {
     });
 
     logRoute(app, {
-      url: `${base}/terminal/hardware/log/`,
+      url: api('hardware', kind),
       kind,
       tags,
       summary: 'Hardware issue log: alerts of event types 1, 2, 12, 13, 14, 15',
@@ -90,7 +93,7 @@ export async function logRoutes(app: FastifyInstance) {
     });
 
     logRoute(app, {
-      url: `${base}/connectivity/log/`,
+      url: api('connectivity', kind),
       kind,
       tags,
       summary: 'Connectivity log: every on/off change of a terminal',
@@ -109,7 +112,7 @@ export async function logRoutes(app: FastifyInstance) {
         logs.connectivity(scope, { ...common(query), status: query.offline ? 'off' : query.status }),
     });
 
-    for (const url of [`${base}/terminal/reboot/log/`, `${base}/reboot/log/`]) {
+    for (const url of [api('reboot', kind), `${base}/reboot/log/`]) {
       logRoute(app, {
         url,
         kind,
@@ -133,7 +136,7 @@ export async function logRoutes(app: FastifyInstance) {
       });
     }
 
-    for (const url of [`${base}/shock/alert/log/`, `${base}/shock/log/`]) {
+    for (const url of [api('shock', kind), `${base}/shock/log/`]) {
       logRoute(app, {
         url,
         kind,
@@ -155,7 +158,7 @@ export async function logRoutes(app: FastifyInstance) {
     }
 
     logRoute(app, {
-      url: `${base}/pump/activation/log/`,
+      url: api('pump-activation', kind),
       kind,
       tags,
       summary: 'Pump activation log: every pump on/off command and its outcome',
@@ -180,7 +183,7 @@ export async function logRoutes(app: FastifyInstance) {
 
   // The hardware log as the company dashboard links it: one site of the company.
   logRoute(app, {
-    url: '/api/company/:id/site/:siteId/terminal/hardware/log/',
+    url: companySiteHardwareLogApiPath(':id', ':siteId'),
     kind: 'site',
     param: 'siteId',
     parent: 'company',
@@ -195,7 +198,7 @@ export async function logRoutes(app: FastifyInstance) {
   });
 
   logRoute(app, {
-    url: '/api/site/:id/pump/status/log/',
+    url: api('pump-status', 'site'),
     kind: 'site',
     tags: ['logs'],
     summary: 'Pump status log: every status entry of the pumps of a site (4000 is normal)',
@@ -231,7 +234,7 @@ export async function logRoutes(app: FastifyInstance) {
     ['site_number', (r: { site_number: string }) => r.site_number],
   ] as const;
   const telemetryLog = <Row extends z.ZodType>(
-    path: string,
+    path: 'battery' | 'flashdrive' | 'environment',
     telemetryKind: TelemetryKind,
     schema: Row,
     summary: string,
@@ -239,7 +242,7 @@ export async function logRoutes(app: FastifyInstance) {
     extraCsv: CsvColumn<z.output<Row>>[],
   ) =>
     logRoute(app, {
-      url: `/api/site/:id/terminal/${path}/log/`,
+      url: api(path, 'site'),
       kind: 'site',
       tags: ['logs'],
       summary,

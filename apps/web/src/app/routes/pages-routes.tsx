@@ -1,6 +1,6 @@
+import { logRoutePatterns } from '@forecourt/contract/log-paths';
 import type { RouteObject } from 'react-router';
 import { lazyPage } from './lazy-page.tsx';
-import { LOG_ROUTES } from './pages/logs/log-routes.ts';
 
 /**
  * The guarded pages area: every screen behind the sign-in, one line each. Paths have no leading
@@ -17,7 +17,7 @@ export const pagesRoutes: RouteObject[] = [
   ),
 
   // Log screens and profile
-  ...LOG_ROUTES.map(([path, kind]) =>
+  ...logRoutePatterns().map(([path, kind]) =>
     lazyPage(path, () => import('./pages/logs/log-pages.tsx').then((m) => ({ default: m.LOG_PAGES[kind] }))),
   ),
   lazyPage('profile', () => import('./pages/profile/profile-page.tsx')),

@@ -103,7 +103,7 @@ describe('CommandTimeline', () => {
     expect(within(failed).getByText('Turn pump 2 on')).toBeInTheDocument();
     expect(within(failed).getAllByText('Failed')).toHaveLength(2);
     expect(within(failed).getByText(/^Requested by an unknown user on /)).toBeInTheDocument();
-    expect(within(failed).getByText('Requested')).toBeInTheDocument();
+    expect(within(failed).getByText('Queued')).toBeInTheDocument();
     const times = failed.querySelectorAll('time');
     expect([...times].map((t) => t.getAttribute('dateTime'))).toEqual([T0, at(1), at(4)]);
     expect(within(failed).queryByText(/Waiting for the device/)).not.toBeInTheDocument();
@@ -130,7 +130,7 @@ describe('CommandTimeline', () => {
       { user: makeUser() },
     );
     const drawer = await screen.findByRole('dialog', { name: 'Command history: Pump 2' });
-    expect(await within(drawer).findByText('Confirmed')).toBeInTheDocument();
+    expect(await within(drawer).findByText('Done')).toBeInTheDocument();
     await user.click(within(drawer).getByRole('button', { name: 'Close' }));
     expect(onClose).toHaveBeenCalled();
   });

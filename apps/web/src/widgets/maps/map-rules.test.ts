@@ -1,13 +1,11 @@
 import type { MapSite } from '@forecourt/contract/fleet';
+import { AERIAL_MAP_ZOOM, COMPANY_MAP_ZOOM, LONDON } from '@forecourt/contract/rules';
 import { describe, expect, it } from 'vitest';
 import {
-  AERIAL_MAP_ZOOM,
   aerialMapView,
   aerialMarkers,
   buildTerminalIndex,
-  COMPANY_MAP_ZOOM,
   companyMapView,
-  LONDON,
   markersInView,
   worstColor,
 } from './map-rules.ts';

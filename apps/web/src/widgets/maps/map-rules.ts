@@ -1,16 +1,15 @@
 import type { MapSite, SiteMapTerminal } from '@forecourt/contract/fleet';
-import { markerColor } from '@forecourt/contract/rules';
+import {
+  AERIAL_MAP_ZOOM,
+  asMarkerColor,
+  COMPANY_MAP_ZOOM,
+  LONDON,
+  type MarkerColor,
+  markerColor,
+} from '@forecourt/contract/rules';
 import Supercluster from 'supercluster';
 
-export type MarkerColor = 'green' | 'red' | 'yellow';
 export type LatLngTuple = [lat: number, lng: number];
-
-/** Default centre of the company map (seed: London). */
-export const LONDON: LatLngTuple = [51.5074, -0.1278];
-/** Company map zoom, and the zoom it is reset to when there is only one site (seed section 9). */
-export const COMPANY_MAP_ZOOM = 9;
-/** Aerial (site) map zoom (seed section 9). */
-export const AERIAL_MAP_ZOOM = 18;
 /** Beyond this zoom the company map shows every terminal on its own. */
 export const CLUSTER_MAX_ZOOM = 16;
 
@@ -130,11 +129,6 @@ export interface ClusterSummary {
 
 export type TerminalIndex = Supercluster<TerminalPoint, ClusterSummary>;
 
-/** Marker colours of the API are trusted only when they are one of the three states. */
-function colorOf(value: string): MarkerColor {
-  return value === 'green' || value === 'red' || value === 'yellow' ? value : 'yellow';
-}
-
 /** Build the cluster index of every placed terminal; each cluster keeps the worst state inside it. */
 export function buildTerminalIndex(sites: MapSite[], radius = 60): TerminalIndex {
   const features: GeoJSON.Feature<GeoJSON.Point, TerminalPoint>[] = [];
@@ -150,7 +144,7 @@ export function buildTerminalIndex(sites: MapSite[], radius = 60): TerminalIndex
           siteId: site.id,
           siteTitle: site.site_title,
           siteNo: site.site_no,
-          color: colorOf(t.marker_color),
+          color: asMarkerColor(t.marker_color),
         },
       });
     }

@@ -1,3 +1,4 @@
+import { logPath } from '@forecourt/contract/log-paths';
 import type { RebootType } from '@forecourt/contract/terminals';
 
 /**
@@ -135,10 +136,10 @@ export function rebootChainReducer(presets: ValidPresets) {
  * the caller cannot read (a site user on its site's dashboard) is passed over for the site.
  */
 export function rebootLogPath(p: ValidPresets, canReadCompany = true): string | null {
-  if (p.agentId !== null) return `/agent/${p.agentId}/terminal/reboot/log/`;
+  if (p.agentId !== null) return logPath('reboot', 'agent', p.agentId);
   if (p.companyId !== null && (canReadCompany || p.siteId === null))
-    return `/company/${p.companyId}/terminal/reboot/log/`;
-  if (p.siteId !== null) return `/site/${p.siteId}/terminal/reboot/log/`;
+    return logPath('reboot', 'company', p.companyId);
+  if (p.siteId !== null) return logPath('reboot', 'site', p.siteId);
   return null;
 }
 

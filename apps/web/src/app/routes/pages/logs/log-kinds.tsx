@@ -1,4 +1,6 @@
-import { EVENT_TYPES } from '@forecourt/contract/device';
+import { COMMAND_STATES } from '@forecourt/contract/commands';
+import { EVENT_CATALOGUE } from '@forecourt/contract/events';
+import { LOG_PATHS, type LogKindKey } from '@forecourt/contract/log-paths';
 import {
   AlertLogEntrySchema,
   BatteryLogEntrySchema,
@@ -10,11 +12,12 @@ import {
   RebootLogEntrySchema,
   ShockLogEntrySchema,
 } from '@forecourt/contract/logs';
+import { isPumpStatusNormal } from '@forecourt/contract/pumps';
 import { Badge, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import type { ZodType, z } from 'zod';
-import { LOG_KIND_PATHS, type LogKindKey } from './log-routes.ts';
+import { CommandStateBadge, commandStateKey } from '../../../../components/command-state.tsx';
 
 /** What every log row has: an id, its paging cursor and its site's zone. */
 export interface LogRowBase {
@@ -73,32 +76,13 @@ const terminal: LogFilter = { name: 'terminal', type: 'text', label: 'LOG_FILTER
 const eventTypeOptions =
   (hardwareOnly: boolean) =>
   (t: TFunction): Array<{ value: string; label: string }> =>
-    Object.entries(EVENT_TYPES)
-      .filter(([, e]) => !hardwareOnly || e.hardware)
-      .map(([type, e]) => ({
-        value: type,
-        label: `${type} · ${t(`LOG_EVENT_${type}`, { defaultValue: e.name })}`,
-      }));
+    EVENT_CATALOGUE.filter((e) => !hardwareOnly || e.hardware).map((e) => ({
+      value: String(e.code),
+      label: `${e.code} · ${t(`LOG_EVENT_${e.code}`, { defaultValue: e.name })}`,
+    }));
 
 const commandStates = (t: TFunction) =>
-  ['queued', 'sent', 'confirmed', 'failed', 'timed_out', 'expired'].map((s) => ({
-    value: s,
-    label: t(`LOG_STATE_${s.toUpperCase()}`),
-  }));
-
-const stateBadge = (state: string, label: string) => {
-  const color =
-    state === 'confirmed' || state === 'done'
-      ? 'teal'
-      : state === 'failed' || state === 'timed_out' || state === 'timed out' || state === 'expired'
-        ? 'red'
-        : 'yellow';
-  return (
-    <Badge color={color} variant="light" radius="sm" styles={BADGE_STYLES}>
-      {label}
-    </Badge>
-  );
-};
+  COMMAND_STATES.map((s) => ({ value: s, label: t(commandStateKey(s)) }));
 
 const num = (v: number | null | undefined, unit = '') =>
   v === null || v === undefined ? '-' : `${Math.round(v * 10) / 10}${unit}`;
@@ -143,7 +127,7 @@ function kind<S extends ZodType<LogRowBase>>(
   return {
     key,
     title,
-    apiPath: LOG_KIND_PATHS[key].path,
+    apiPath: LOG_PATHS[key].path,
     schema,
     columns: columns as unknown as LogColumn<LogRowBase>[],
     filters,
@@ -215,8 +199,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
         key: 'status',
         label: 'LOG_COL_STATUS',
         nowrap: true,
-        render: (r, c) =>
-          stateBadge(r.state, c.t(`LOG_STATE_${r.state.toUpperCase()}`, { defaultValue: r.status })),
+        render: (r) => <CommandStateBadge state={r.state} />,
       },
       {
         key: 'requested_by',
@@ -257,8 +240,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
         key: 'state',
         label: 'LOG_COL_STATE',
         nowrap: true,
-        render: (r, c) =>
-          stateBadge(r.state, c.t(`LOG_STATE_${r.state.toUpperCase()}`, { defaultValue: r.state })),
+        render: (r) => <CommandStateBadge state={r.state} />,
       },
       {
         key: 'requested_by',
@@ -293,7 +275,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
         label: 'LOG_COL_STATUS_CODE',
         render: (r) => (
           <Badge
-            color={r.status === 4000 ? 'teal' : 'orange'}
+            color={isPumpStatusNormal(r.status) ? 'teal' : 'orange'}
             variant="light"
             radius="sm"
             styles={BADGE_STYLES}

@@ -1,3 +1,4 @@
+import { logRoutePatterns } from '@forecourt/contract/log-paths';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -5,9 +6,8 @@ import { makeUser } from '../../../../testing/factories.ts';
 import { json, type MockRequest, mockFetch } from '../../../../testing/fetch-mock.ts';
 import { renderApp, renderWithProviders } from '../../../../testing/render.tsx';
 import { LOG_PAGES } from './log-pages.tsx';
-import { LOG_ROUTES } from './log-routes.ts';
 
-const routes: RouteObject[] = LOG_ROUTES.map(([path, kind]) => {
+const routes: RouteObject[] = logRoutePatterns().map(([path, kind]) => {
   const Page = LOG_PAGES[kind];
   return { path, element: <Page /> };
 });

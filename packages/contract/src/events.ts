@@ -1,0 +1,136 @@
+/**
+ * The event-type catalogue (docs/event-types.md): what each `event_type` a device (or the server's
+ * connectivity watchdog) reports means. Alert texts follow `'{name}: {details}'`.
+ */
+export interface EventType {
+  code: number;
+  name: string;
+  /** A hardware issue: shown by the Hardware issues widget and log. */
+  hardware: boolean;
+  /** Who raises it: a device, or the server itself (the connectivity watchdog). */
+  raisedBy: 'device' | 'server';
+  /** Typical details after the name, for demo data and the fleet simulator. */
+  details: readonly string[];
+}
+
+export const EVENT_CATALOGUE: readonly EventType[] = [
+  {
+    code: 1,
+    name: 'Card reader failure',
+    hardware: true,
+    raisedBy: 'device',
+    details: ['reader not responding', 'chip read error', 'contactless module fault'],
+  },
+  {
+    code: 2,
+    name: 'Printer failure',
+    hardware: true,
+    raisedBy: 'device',
+    details: ['paper out', 'paper jam', 'print head overheated'],
+  },
+  {
+    code: 3,
+    name: 'Terminal offline',
+    hardware: false,
+    raisedBy: 'server',
+    details: ['no heartbeat received'],
+  },
+  { code: 4, name: 'Terminal online', hardware: false, raisedBy: 'server', details: ['heartbeat restored'] },
+  {
+    code: 5,
+    name: 'Pump status change',
+    hardware: false,
+    raisedBy: 'device',
+    details: ['pump stopped by attendant', 'pump resumed'],
+  },
+  {
+    code: 6,
+    name: 'Tank low level',
+    hardware: false,
+    raisedBy: 'device',
+    details: ['diesel below 10%', 'unleaded below 15%'],
+  },
+  {
+    code: 7,
+    name: 'Door opened',
+    hardware: false,
+    raisedBy: 'device',
+    details: ['cabinet door opened', 'service panel opened'],
+  },
+  {
+    code: 8,
+    name: 'Transaction declined burst',
+    hardware: false,
+    raisedBy: 'device',
+    details: ['5 declines in 10 minutes'],
+  },
+  {
+    code: 9,
+    name: 'Software update',
+    hardware: false,
+    raisedBy: 'device',
+    details: ['version 4.2.1 installed', 'version 4.2.2 installed'],
+  },
+  {
+    code: 10,
+    name: 'Reboot',
+    hardware: false,
+    raisedBy: 'device',
+    details: ['software reboot completed', 'full reboot completed'],
+  },
+  { code: 11, name: 'Shock detected', hardware: false, raisedBy: 'device', details: ['impact on cabinet'] },
+  {
+    code: 12,
+    name: 'Keypad failure',
+    hardware: true,
+    raisedBy: 'device',
+    details: ['key stuck', 'PIN pad not responding'],
+  },
+  {
+    code: 13,
+    name: 'Display failure',
+    hardware: true,
+    raisedBy: 'device',
+    details: ['screen blank', 'backlight fault'],
+  },
+  {
+    code: 14,
+    name: 'Power supply failure',
+    hardware: true,
+    raisedBy: 'device',
+    details: ['mains lost, running on battery', 'voltage out of range'],
+  },
+  {
+    code: 15,
+    name: 'Modem failure',
+    hardware: true,
+    raisedBy: 'device',
+    details: ['no carrier', 'SIM not detected'],
+  },
+];
+
+/** The catalogue by code. The API accepts any type from 1 to 999; an uncatalogued one is simply not here. */
+export const EVENT_TYPES: Readonly<Record<number, EventType>> = Object.fromEntries(
+  EVENT_CATALOGUE.map((e) => [e.code, e]),
+);
+
+/** Hardware issues are alerts of these event types (1, 2, 12, 13, 14, 15). */
+export const HARDWARE_EVENT_TYPES: readonly number[] = EVENT_CATALOGUE.filter((e) => e.hardware).map(
+  (e) => e.code,
+);
+
+export function isHardwareEvent(code: number): boolean {
+  return EVENT_TYPES[code]?.hardware === true;
+}
+
+/** `'{name}: {details}'`, the text convention of alerts. Throws for a type the catalogue does not name. */
+export function eventText(code: number, details: string): string {
+  const type = EVENT_TYPES[code];
+  if (!type) throw new RangeError(`event type ${code} is not in the catalogue`);
+  return `${type.name}: ${details}`;
+}
+
+/** Every typical text of a type (its name with each of its details). */
+export function eventTexts(code: number): string[] {
+  return (EVENT_TYPES[code]?.details ?? []).map((d) => eventText(code, d));
+}
