@@ -21,6 +21,7 @@ import {
   ShockLogEntrySchema,
 } from '@forecourt/contract/logs';
 import { PumpSchema, PumpStatusLogSchema } from '@forecourt/contract/pumps';
+import { SCOPE_KINDS, type ScopeKind } from '@forecourt/contract/scope';
 import {
   BatterySchema,
   EnvironmentSchema,
@@ -30,7 +31,7 @@ import {
 import { TransactionActivitySchema } from '@forecourt/contract/transactions';
 import { z } from 'zod';
 
-export type Kind = 'agent' | 'company' | 'site';
+export type Kind = ScopeKind;
 
 export interface ReadRoute {
   /** OpenAPI-style template: `{id}` is the scoped id, `{siteId}` a site. */
@@ -44,7 +45,7 @@ export interface ReadRoute {
 
 const data: ReadRoute[] = [];
 const logs: ReadRoute[] = [];
-for (const kind of ['agent', 'company', 'site'] as const) {
+for (const kind of SCOPE_KINDS) {
   data.push({ path: `/api/alerts/${kind}/{id}/`, kind, schema: z.array(AlertSchema) });
   const base = `/api/${kind}/{id}`;
   logs.push(

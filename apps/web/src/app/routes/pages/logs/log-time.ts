@@ -1,4 +1,4 @@
-import { utcOffsetHours } from '@forecourt/contract/formatters';
+import { formatDateSafe, utcOffsetHours } from '@forecourt/contract/formatters';
 
 const validZones = new Map<string, boolean>();
 
@@ -40,16 +40,13 @@ function formatterFor(locale: string, zone: string | undefined): Intl.DateTimeFo
   return f;
 }
 
-/** `22/11/2026, 14:05:09 GMT`: the time in the site's zone, with the zone's short name. */
+/** `22/11/2026, 14:05:09 GMT`: the time in the site's zone, with the zone's short name; '-' without a date. */
 export function formatLogTime(
   iso: string | null | undefined,
   zone: string | undefined,
   locale = 'en-GB',
 ): string {
-  if (!iso) return '-';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return formatterFor(locale, safeZone(zone)).format(date);
+  return formatDateSafe(iso, (date) => formatterFor(locale, safeZone(zone)).format(date));
 }
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
