@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { journey, type Locator, shot, signIn, waitForHash } from '../src/journey.ts';
+import { journey, type Locator, type Page, shot, signIn, toCosmic, waitForHash } from '../src/journey.ts';
 
 /** The console shell as a new user meets it: sign-in screens, guard, frame, settings, notifications. */
 
@@ -222,6 +222,26 @@ describe('signed in', () => {
     await p.context().close();
   });
 
+  it("the menu sidebar's background reaches the bottom of a long page, in both themes", async () => {
+    const p = await signedIn('agent');
+    for (const theme of ['light', 'cosmic']) {
+      if (theme === 'cosmic') await toCosmic(p);
+      const { height, sidebar } = await p.evaluate(() => ({
+        height: document.documentElement.scrollHeight,
+        sidebar: document.querySelector('.fc-menu-sidebar')!.getBoundingClientRect().width,
+      }));
+      assert.ok(height > 1.5 * 900, `the agent dashboard is ${height} px tall`);
+      await shot(p, `sidebar-long-page-${theme}`);
+      // In the first screen (below the menu items) and near the foot of the page, inside the sidebar's column.
+      const [top, bottom] = await pixels(p, [
+        [sidebar / 2, 800],
+        [sidebar / 2, height - 20],
+      ]);
+      assert.deepEqual(bottom, top, `${theme}: sidebar colour at the top ${top}, at the bottom ${bottom}`);
+    }
+    await p.context().close();
+  });
+
   it('the UI-features pages open from the menu', async () => {
     const p = await signedIn('site');
     const menu = p.getByRole('navigation', { name: 'Main menu' });
@@ -309,3 +329,19 @@ describe('signed in', () => {
     await p.context().close();
   });
 });
+
+/** RGBA of the page's full-length capture at each point (decoded by the browser itself). */
+async function pixels(p: Page, points: [number, number][]): Promise<number[][]> {
+  const png = (await p.screenshot({ fullPage: true })).toString('base64');
+  return p.evaluate(
+    async ({ png, points }) => {
+      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+      const image = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const canvas = new OffscreenCanvas(image.width, image.height);
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(image, 0, 0);
+      return points.map(([x, y]) => [...ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data]);
+    },
+    { png, points },
+  );
+}
