@@ -23,6 +23,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Env } from './config/env.ts';
 import type { Database } from './db/client.ts';
+import { cspDirectives } from './lib/csp.ts';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './lib/db-unavailable.ts';
 import { errorBody } from './lib/errors.ts';
 import { authPlugin } from './plugins/auth.ts';
@@ -118,15 +119,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(idempotencyPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {
-      useDefaults: true,
-      directives: {
-        'img-src': ["'self'", 'data:', 'blob:', 'https:', 'http:'],
-        'connect-src': ["'self'"],
-        'script-src': ["'self'", "'unsafe-inline'"],
-        'style-src': ["'self'", "'unsafe-inline'", 'https:'],
-        'upgrade-insecure-requests': null,
-      },
+      useDefaults: false,
+      directives: cspDirectives([opts.config.TILE_URL_ROAD, opts.config.TILE_URL_SATELLITE]),
     },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
   });
   // Responses of 1 KB or more are compressed when the client accepts it (static files, logs, CSV, the

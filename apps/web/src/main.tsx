@@ -1,3 +1,4 @@
+import './zod-jitless.ts';
 import './theme/core-styles.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

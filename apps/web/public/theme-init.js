@@ -1,0 +1,8 @@
+// Apply the stored colour scheme before first paint (no flash of the wrong theme). A file, not an inline
+// script: the Content-Security-Policy allows scripts from the console's own origin only (docs/deploying.md).
+try {
+  document.documentElement.setAttribute(
+    'data-mantine-color-scheme',
+    localStorage.getItem('fc-color-scheme') === 'dark' ? 'dark' : 'light',
+  );
+} catch {}
