@@ -546,7 +546,12 @@ describe.skipIf(postgresUnavailable)('auth, reading B', () => {
   });
 
   it('/api-token-verify/ refuses undecodable parts, a foreign signature and a logged-out token', async () => {
-    for (const token of ['a.b.c', '..', '!!.$$.%%', createSigner({ key: 'k'.repeat(40) })({ sub: '1', jti: 'x' })]) {
+    for (const token of [
+      'a.b.c',
+      '..',
+      '!!.$$.%%',
+      createSigner({ key: 'k'.repeat(40) })({ sub: '1', jti: 'x' }),
+    ]) {
       const res = await send(t, 'POST', '/api-token-verify/', { token });
       expect(res.statusCode).toBe(400);
       expect(NonFieldErrorsSchema.parse(res.json()).non_field_errors).toEqual(['Error decoding signature.']);
