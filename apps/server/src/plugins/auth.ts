@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { unauthorized } from '../lib/errors.ts';
+import { forbidden, unauthorized } from '../lib/errors.ts';
 import type { Principal } from '../repositories/principal-repository.ts';
+import { type AccountService, createAccountService } from '../services/accounts.ts';
 import type { TokenClaims } from '../services/tokens.ts';
 
 declare module 'fastify' {
@@ -10,8 +11,11 @@ declare module 'fastify' {
     claims: TokenClaims | null;
   }
   interface FastifyInstance {
+    accounts: AccountService;
     /** preHandler: a valid, unrevoked token of an existing user, else 401. */
     authenticate: (request: FastifyRequest) => Promise<void>;
+    /** preHandler after `authenticate` or `scope`: agents only, else 403 naming what is refused. */
+    agentOnly: (what: string) => (request: FastifyRequest) => Promise<void>;
   }
 }
 
@@ -29,18 +33,25 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('principal', null);
   app.decorateRequest('claims', null);
 
+  const accounts = createAccountService({
+    repos: app.repos,
+    tokens: app.tokens,
+    config: app.config,
+    log: app.log.child({ service: 'accounts' }),
+  });
+  app.decorate('accounts', accounts);
+  app.addHook('onClose', () => accounts.close());
+
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const token = extractToken(request, app.config.AUTH_HEADER);
     if (!token) throw unauthorized();
-    const result = app.tokens.verify(token);
-    if (!result.ok) throw unauthorized(result.expired ? 'Signature has expired.' : result.message);
-    if (await app.repos.revoked.isRevoked(result.claims.jti)) throw unauthorized('Token has been revoked.');
-    const principal = await app.repos.principals.load(Number(result.claims.sub));
-    if (!principal) throw unauthorized('User not found.');
-    if (result.claims.iat * 1000 < principal.passwordChangedAt.getTime() - 1000) {
-      throw unauthorized('Token was issued before the last password change.');
-    }
+    const result = await accounts.checkToken(token);
+    if (!result.ok) throw unauthorized(result.message);
     request.claims = result.claims;
-    request.principal = principal;
+    request.principal = result.principal;
+  });
+
+  app.decorate('agentOnly', (what: string) => async (request: FastifyRequest) => {
+    if (request.principal?.agentId == null) throw forbidden(`Only an agent may ${what}.`);
   });
 });

@@ -393,20 +393,6 @@ export function createCommandRepository(database: Database, timings: CommandTimi
 
     get: (id: number) => byId(database.query.bind(database) as QueryFn, id),
 
-    /** Where a command sits in the scope tree (its terminal's place), for the scope check. */
-    async locate(id: number) {
-      const rows = await database.query<{
-        agent_id: number;
-        company_id: number;
-        site_id: number;
-        terminal_id: number;
-      }>('select agent_id, company_id, site_id, terminal_id from commands where id = $1', [id]);
-      const r = rows[0];
-      return r
-        ? { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id, terminalId: r.terminal_id }
-        : null;
-    },
-
     /** Newest first; `before` is a command id (the last one seen). */
     async list(
       filter: { pumpId?: number; terminalId?: number },

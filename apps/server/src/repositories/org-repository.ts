@@ -1,6 +1,7 @@
 import type { Database } from '../db/client.ts';
 
-export type EntityKind = 'agent' | 'company' | 'site' | 'terminal' | 'pump';
+/** What a path id can name; a command sits where its terminal does. */
+export type EntityKind = 'agent' | 'company' | 'site' | 'terminal' | 'pump' | 'command';
 
 export interface Location {
   agentId: number;
@@ -53,6 +54,20 @@ export function createOrgRepository(database: Database) {
         const rows = await q<{ agent_id: number; company_id: number; site_id: number; terminal_id: number }>(
           `select t.agent_id, t.company_id, p.site_id, p.terminal_id
              from pumps p join terminals t on t.id = p.terminal_id where p.id = $1`,
+          [id],
+        );
+        return rows[0]
+          ? {
+              agentId: rows[0].agent_id,
+              companyId: rows[0].company_id,
+              siteId: rows[0].site_id,
+              terminalId: rows[0].terminal_id,
+            }
+          : null;
+      }
+      case 'command': {
+        const rows = await q<{ agent_id: number; company_id: number; site_id: number; terminal_id: number }>(
+          'select agent_id, company_id, site_id, terminal_id from commands where id = $1',
           [id],
         );
         return rows[0]

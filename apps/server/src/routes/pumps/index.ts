@@ -1,17 +1,13 @@
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { TurnPumpResponseSchema } from '@forecourt/contract/pumps';
 import { CommandListSchema, ListCommandsQuerySchema } from '@forecourt/contract/terminals';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { conflict, notFound } from '../../lib/errors.ts';
+import { requesterOf } from '../../lib/requester.ts';
 import { IdPathSchema, scopedErrors } from '../../lib/route-schemas.ts';
 import { IDEMPOTENCY_DESCRIPTION } from '../../plugins/idempotency.ts';
 import { toPump } from '../../repositories/pump-repository.ts';
-
-export const requesterOf = (request: FastifyRequest) => ({
-  userId: request.principal!.userId,
-  name: request.principal!.name || request.principal!.username,
-});
 
 /** Pump on/off (the state machine of docs/product.md#pump-state-machine) and a pump's command timeline. */
 export async function pumpRoutes(fastify: FastifyInstance) {

@@ -10,11 +10,10 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { conflict, forbidden, notFound } from '../../lib/errors.ts';
+import { conflict, notFound } from '../../lib/errors.ts';
+import { requesterOf } from '../../lib/requester.ts';
 import { IdPathSchema, scopedErrors } from '../../lib/route-schemas.ts';
 import { IDEMPOTENCY_DESCRIPTION } from '../../plugins/idempotency.ts';
-import { canReach, parseId } from '../../plugins/scope.ts';
-import { requesterOf } from '../pumps/index.ts';
 
 const RebootQuerySchema = z.object({
   reboot_type: z.string().optional().describe('Accepted here too (older clients); the body wins'),
@@ -80,13 +79,7 @@ export async function terminalRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/terminal/:id/device-token/',
     {
-      onRequest: [
-        app.scope('terminal'),
-        async (request: FastifyRequest) => {
-          if (request.principal!.agentId === null)
-            throw forbidden('Only an agent may provision device tokens.');
-        },
-      ],
+      onRequest: [app.scope('terminal'), app.agentOnly('provision device tokens')],
       schema: {
         tags: ['terminals', 'device'],
         security: [{ jwt: [] }],
@@ -129,15 +122,7 @@ export async function terminalRoutes(fastify: FastifyInstance) {
   app.get(
     '/api/command/:id/',
     {
-      onRequest: async (request: FastifyRequest) => {
-        await app.authenticate(request);
-        const id = parseId((request.params as { id?: unknown }).id);
-        if (id === null) throw notFound();
-        const loc = await app.repos.commands.locate(id);
-        if (!loc) throw notFound(`No command with id ${id}.`);
-        if (!canReach(request.principal!, 'terminal', loc.terminalId, loc)) throw forbidden();
-        request.target = { kind: 'terminal', id: loc.terminalId, location: loc };
-      },
+      onRequest: app.scope('command'),
       schema: {
         tags: ['terminals'],
         security: [{ jwt: [] }],
@@ -147,7 +132,7 @@ export async function terminalRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const command = await app.repos.commands.get(Number((request.params as { id: string }).id));
+      const command = await app.repos.commands.get(request.target!.id);
       if (!command) throw notFound();
       return command;
     },

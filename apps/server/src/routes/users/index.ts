@@ -15,8 +15,6 @@ import { z } from 'zod';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts';
 import { parseId } from '../../plugins/scope.ts';
 import type { UserProfile } from '../../repositories/user-repository.ts';
-import { hashPassword, verifyPassword } from '../../services/passwords.ts';
-import { SESSION_TTL_S } from '../../services/tokens.ts';
 
 const SIGNATURES: Record<string, (b: Buffer) => boolean> = {
   png: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
@@ -50,7 +48,7 @@ const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema };
 /** The signed-in user: profile, password, the sites it reaches. */
 export async function userRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { users, principals, revoked } = app.repos;
+  const { users, principals } = app.repos;
 
   const profileOf = async (userId: number) => {
     const profile = await users.profile(userId);
@@ -115,18 +113,8 @@ export async function userRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const { userId } = request.principal!;
-      const claims = request.claims!;
       const old = request.body.old_password ?? request.body.oldPassword;
-      const user = await users.findById(userId);
-      if (!user) throw unauthorized('User not found.');
-      if (old !== undefined && old !== '' && !(await verifyPassword(user.passwordHash, old))) {
-        throw badRequest(PROFILE_TEXTS.oldPasswordWrong);
-      }
-      await users.setPassword(userId, await hashPassword(request.body.password));
-      principals.forget(userId);
-      await revoked.revoke(claims.jti, new Date(claims.exp * 1000));
-      const { token } = app.tokens.sign(user, claims.exp - claims.iat > SESSION_TTL_S);
+      const token = await app.accounts.changePassword(request.claims!, old, request.body.password);
       return { token, data: { messages: [AUTH_TEXTS.passwordChanged] } };
     },
   );
