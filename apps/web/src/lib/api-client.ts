@@ -206,3 +206,9 @@ export const api = {
   delete: <T>(path: string, options?: Omit<RequestOptions<T>, 'method'>) =>
     apiRequest<T>(path, { ...options, method: 'DELETE' }),
 };
+
+/** The text to show for a failed call: the server's message, else the error's own. */
+export function errorText(error: unknown): string {
+  if (error instanceof ApiError) return error.errors[0] ?? error.message;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -3,7 +3,7 @@ import { logMenu, MENU_ITEMS, menuFor } from './menu-items.ts';
 
 describe('menu items', () => {
   it('an agent gets the logs of its own scope, site-only logs left out', () => {
-    const logs = logMenu({ type: 'agent', id: 7 });
+    const logs = logMenu({ kind: 'agent', id: 7 });
     const paths = logs?.children?.map((c) => c.to);
     expect(paths).toEqual([
       '/agent/7/alert/log',
@@ -16,7 +16,7 @@ describe('menu items', () => {
   });
 
   it('a site user gets every log screen of its site', () => {
-    const paths = logMenu({ type: 'site', id: 3 })?.children?.map((c) => c.to);
+    const paths = logMenu({ kind: 'site', id: 3 })?.children?.map((c) => c.to);
     expect(paths).toHaveLength(10);
     expect(paths).toContain('/site/3/pump/status/log');
     expect(paths).toContain('/site/3/terminal/battery/log');
@@ -24,7 +24,7 @@ describe('menu items', () => {
 
   it('a user without scope has no Logs entry; others have it after Profile', () => {
     expect(menuFor(null)).toBe(MENU_ITEMS);
-    expect(menuFor({ type: 'company', id: 1 }).map((i) => i.label)).toEqual([
+    expect(menuFor({ kind: 'company', id: 1 }).map((i) => i.label)).toEqual([
       'MENU_DASHBOARD',
       'MENU_PROFILE',
       'MENU_LOGS',

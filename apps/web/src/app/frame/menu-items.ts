@@ -1,6 +1,6 @@
+import { hasLog, LOG_PATHS, type LogKindKey } from '@forecourt/contract/log-paths';
 import { UI_FEATURE_PAGES } from '../../config/paths.ts';
-import type { AlertSource } from '../../lib/api/alerts.ts';
-import { LOG_KIND_PATHS, type LogKindKey } from '../routes/pages/logs/log-routes.ts';
+import type { Scope } from '../../lib/scope.ts';
 
 export interface MenuItem {
   /** Translation key of the label. */
@@ -53,20 +53,20 @@ const LOG_LABELS: Record<LogKindKey, string> = {
  * first company's, else the first site's — the same source as the notifications), in the menu order of
  * LOG_LABELS. None for a user without any scope.
  */
-export function logMenu(source: AlertSource | null): MenuItem | null {
-  if (!source) return null;
+export function logMenu(scope: Scope | null): MenuItem | null {
+  if (!scope) return null;
   const children = (Object.keys(LOG_LABELS) as LogKindKey[])
-    .filter((kind) => LOG_KIND_PATHS[kind].scopes.includes(source.type))
+    .filter((kind) => hasLog(kind, scope.kind))
     .map((kind) => ({
       label: LOG_LABELS[kind],
-      to: `/${source.type}/${source.id}/${LOG_KIND_PATHS[kind].path}`,
+      to: `/${scope.kind}/${scope.id}/${LOG_PATHS[kind].path}`,
       icon: 'logs' as const,
     }));
   return { label: 'MENU_LOGS', icon: 'logs', children };
 }
 
 /** The menu of a user: Dashboard, Profile, their Logs, then the UI features. */
-export function menuFor(source: AlertSource | null): MenuItem[] {
-  const logs = logMenu(source);
+export function menuFor(scope: Scope | null): MenuItem[] {
+  const logs = logMenu(scope);
   return logs ? [MENU_ITEMS[0], MENU_ITEMS[1], logs, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;
 }

@@ -9,7 +9,7 @@ import {
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { notificationSource } from '../../lib/api/alerts.ts';
+import { notificationScope } from '../../lib/api/alerts.ts';
 import { useSession } from '../../lib/auth/session.ts';
 import { type MenuItem, menuFor } from './menu-items.ts';
 
@@ -32,12 +32,12 @@ export function MenuSidebar({ onPick, withSupport = false }: MenuSidebarProps) {
   const { pathname } = useLocation();
   const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({});
   const { user } = useSession();
-  const source = notificationSource(user);
-  const sourceType = source?.type;
-  const sourceId = source?.id;
+  const scope = notificationScope(user);
+  const scopeKind = scope?.kind;
+  const scopeId = scope?.id;
   const items = useMemo(
-    () => menuFor(sourceType && sourceId ? { type: sourceType, id: sourceId } : null),
-    [sourceType, sourceId],
+    () => menuFor(scopeKind && scopeId ? { kind: scopeKind, id: scopeId } : null),
+    [scopeKind, scopeId],
   );
 
   const render = (item: MenuItem) => {

@@ -1,3 +1,5 @@
+import { formatDateSafe } from '@forecourt/contract/formatters';
+import { LOG_PATHS } from '@forecourt/contract/log-paths';
 import { NOTIFICATIONS_DELAY_MS } from '@forecourt/contract/rules';
 import {
   ActionIcon,
@@ -15,8 +17,11 @@ import { IconBell, IconMail } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { alertsQueryOptions, notificationSource } from '../../lib/api/alerts.ts';
+import { alertQueries, notificationScope } from '../../lib/api/alerts.ts';
 import { useSession } from '../../lib/auth/session.ts';
+
+/** How many of the newest alerts the bell lists. */
+const NOTIFICATION_COUNT = 20;
 
 /** Hard-coded badge on the email icon (docs/product.md#page-frame). */
 const MAIL_BADGE = 2;
@@ -29,15 +34,15 @@ export function NotificationsMenu() {
   const { t, i18n } = useTranslation();
   const { user } = useSession();
   const [opened, setOpened] = useState(false);
-  const source = notificationSource(user);
+  const source = notificationScope(user);
   const query = useQuery({
-    ...alertsQueryOptions(source ?? { type: 'agent', id: 0 }, { limit_to: 20 }),
+    ...alertQueries.list(source ?? { kind: 'agent', id: 0 }, { limit_to: NOTIFICATION_COUNT }),
     enabled: source !== null,
     refetchInterval: NOTIFICATIONS_DELAY_MS,
   });
   const items = source ? (query.data ?? []) : [];
   const count = items.length;
-  const link = source ? `#/${source.type}/${source.id}/alert/log` : '#/';
+  const link = source ? `#/${source.kind}/${source.id}/${LOG_PATHS.alert.path}` : '#/';
 
   return (
     <Popover
@@ -116,7 +121,7 @@ export function NotificationsMenu() {
                       {item.text}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {new Date(item.started_at).toLocaleString(i18n.language)}
+                      {formatDateSafe(item.started_at, (d) => d.toLocaleString(i18n.language))}
                     </Text>
                   </Anchor>
                 </li>

@@ -1,5 +1,7 @@
+import { isFinalCommandState } from '@forecourt/contract/commands';
+import { formatDateSafe } from '@forecourt/contract/formatters';
 import type { Command, CommandState } from '@forecourt/contract/terminals';
-import { Badge, Button, Center, Drawer, Group, Loader, Stack, Text, Timeline } from '@mantine/core';
+import { Button, Center, Drawer, Group, Loader, Stack, Text, Timeline } from '@mantine/core';
 import {
   IconAlertTriangle,
   IconCheck,
@@ -12,16 +14,9 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CommandOwner, commandsQuery, errorText, isFinalCommand } from '../../lib/api/actions.ts';
-
-export const STATE_COLOR: Record<CommandState, string> = {
-  queued: 'blue',
-  sent: 'cyan',
-  confirmed: 'green',
-  failed: 'red',
-  timed_out: 'orange',
-  expired: 'gray',
-};
+import { type CommandOwner, commandQueries } from '../../lib/api/commands.ts';
+import { errorText } from '../../lib/api-client.ts';
+import { CommandStateBadge, commandStateColor, commandStateKey } from '../command-state.tsx';
 
 const STATE_ICON: Record<CommandState, ReactNode> = {
   queued: <IconUser size={10} />,
@@ -31,9 +26,6 @@ const STATE_ICON: Record<CommandState, ReactNode> = {
   timed_out: <IconClockX size={10} />,
   expired: <IconHourglassEmpty size={10} />,
 };
-
-/** Translation key of a command state: queued reads "Requested". */
-export const stateKey = (state: CommandState) => `CMD_STATE_${state.toUpperCase()}`;
 
 function useWhen() {
   const { i18n } = useTranslation();
@@ -48,7 +40,7 @@ function useWhen() {
     second: '2-digit',
     hourCycle: 'h23',
   });
-  return (iso: string) => format.format(new Date(iso));
+  return (iso: string) => formatDateSafe(iso, (date) => format.format(date));
 }
 
 function CommandTitle({ command }: { command: Command }) {
@@ -79,13 +71,7 @@ export function CommandEntry({ command }: { command: Command }) {
         <Text fw={600} size="sm">
           <CommandTitle command={command} />
         </Text>
-        <Badge
-          color={STATE_COLOR[command.state]}
-          variant={isFinalCommand(command.state) ? 'filled' : 'light'}
-          style={{ flexShrink: 0 }}
-        >
-          {t(stateKey(command.state))}
-        </Badge>
+        <CommandStateBadge state={command.state} />
       </Group>
       <Text size="xs" c="dimmed" mb="xs">
         {t('CMD_REQUESTED_BY', {
@@ -98,9 +84,9 @@ export function CommandEntry({ command }: { command: Command }) {
           <Timeline.Item
             // biome-ignore lint/suspicious/noArrayIndexKey: history is append-only, the index is stable
             key={i}
-            color={STATE_COLOR[h.state]}
+            color={commandStateColor(h.state)}
             bullet={STATE_ICON[h.state]}
-            title={<Text size="sm">{t(stateKey(h.state))}</Text>}
+            title={<Text size="sm">{t(commandStateKey(h.state))}</Text>}
           >
             <Text size="xs" c="dimmed">
               <time dateTime={h.at}>{when(h.at)}</time>
@@ -109,7 +95,7 @@ export function CommandEntry({ command }: { command: Command }) {
           </Timeline.Item>
         ))}
       </Timeline>
-      {!isFinalCommand(command.state) && (
+      {!isFinalCommandState(command.state) && (
         <Text size="xs" c="dimmed" mt={4}>
           {t(command.state === 'queued' ? 'CMD_WAITING_DEVICE' : 'CMD_WAITING_CONFIRMATION')}
         </Text>
@@ -121,7 +107,7 @@ export function CommandEntry({ command }: { command: Command }) {
 /** The commands of a pump or a terminal, newest first, re-read every 2 s while one is under way. */
 export function CommandTimeline({ owner, id }: { owner: CommandOwner; id: number }) {
   const { t } = useTranslation();
-  const query = useQuery(commandsQuery(owner, id));
+  const query = useQuery(commandQueries.timeline(owner, id));
   if (query.isPending) {
     return (
       <Center mih={120} role="status" aria-label={t('LOADING')}>

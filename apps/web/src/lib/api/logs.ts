@@ -1,15 +1,12 @@
-import { CompanyDetailSchema, SiteDetailSchema, TimeZoneSchema } from '@forecourt/contract/fleet';
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions } from '@tanstack/react-query';
 import { type ZodType, z } from 'zod';
 import { ApiError, api, apiUrl, authHeaders, errorsFromBody } from '../api-client.ts';
 import { sessionStore } from '../auth/session.ts';
-
-export type LogScopeType = 'agent' | 'company' | 'site';
+import type { Scope } from '../scope.ts';
+import { QUERY_ROOTS } from './query-keys.ts';
 
 /** Whose log: an agent, a company or a site; a site may be reached through its company (hardware log). */
-export interface LogScope {
-  type: LogScopeType;
-  id: number;
+export interface LogScope extends Scope {
   /** The company in `company/{companyId}/site/{siteId}/...` paths. */
   companyId?: number;
 }
@@ -20,18 +17,18 @@ export type LogParams = Record<string, string | string[]>;
 /** The API path of a log (docs/api-logs.md): `/api/{scope}/{id}/{segment}/`. */
 export function logApiPath(scope: LogScope, segment: string): string {
   const base =
-    scope.type === 'site' && scope.companyId !== undefined
+    scope.kind === 'site' && scope.companyId !== undefined
       ? `/api/company/${scope.companyId}/site/${scope.id}`
-      : `/api/${scope.type}/${scope.id}`;
+      : `/api/${scope.kind}/${scope.id}`;
   return `${base}/${segment}/`;
 }
 
 /** `alert-log-agent-1.csv`, `hardware-log-company-1-site-2.csv`. */
 export function csvFileName(kind: string, scope: LogScope): string {
   const owner =
-    scope.type === 'site' && scope.companyId !== undefined
+    scope.kind === 'site' && scope.companyId !== undefined
       ? `company-${scope.companyId}-site-${scope.id}`
-      : `${scope.type}-${scope.id}`;
+      : `${scope.kind}-${scope.id}`;
   return `${kind}-log-${owner}.csv`;
 }
 
@@ -69,22 +66,25 @@ export async function getLogPage<Row extends { cursor: string }>(
   return { rows, next: last && rows.length >= limit ? last.cursor : null };
 }
 
-/** The pages of one log view, keyed by the path and every filter so each view is cached on its own. */
-export function logPagesQueryOptions<Row extends { cursor: string }>(
-  path: string,
-  schema: ZodType<Row>,
-  params: LogParams,
-  limit: number,
-) {
-  const filters = sortedParams(params);
-  return infiniteQueryOptions({
-    queryKey: ['logs', path, filters, limit] as const,
-    queryFn: ({ pageParam, signal }) => getLogPage(path, schema, filters, limit, pageParam, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page: LogPage<Row>) => page.next ?? undefined,
-    staleTime: 10_000,
-  });
-}
+export const logQueries = {
+  all: [QUERY_ROOTS.logs] as const,
+  /** The pages of one log view, keyed by the path and every filter so each view is cached on its own. */
+  pages: <Row extends { cursor: string }>(
+    path: string,
+    schema: ZodType<Row>,
+    params: LogParams,
+    limit: number,
+  ) => {
+    const filters = sortedParams(params);
+    return infiniteQueryOptions({
+      queryKey: [...logQueries.all, path, filters, limit] as const,
+      queryFn: ({ pageParam, signal }) => getLogPage(path, schema, filters, limit, pageParam, signal),
+      initialPageParam: undefined as string | undefined,
+      getNextPageParam: (page: LogPage<Row>) => page.next ?? undefined,
+      staleTime: 10_000,
+    });
+  },
+};
 
 /**
  * Download the log as CSV from the server (same filters, with the auth header) and hand it to the
@@ -121,31 +121,4 @@ export async function downloadLogCsv(path: string, params: LogParams, limit: num
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return blob;
-}
-
-export function siteDetailQueryOptions(siteId: number) {
-  return queryOptions({
-    queryKey: ['site', 'detail', siteId] as const,
-    queryFn: ({ signal }) => api.get(`/api/site/detail/${siteId}/`, { schema: SiteDetailSchema, signal }),
-    staleTime: 5 * 60_000,
-  });
-}
-
-export function companyDetailQueryOptions(companyId: number) {
-  return queryOptions({
-    queryKey: ['company', 'detail', companyId] as const,
-    queryFn: ({ signal }) =>
-      api.get(`/api/company/detail/${companyId}/`, { schema: CompanyDetailSchema, signal }),
-    staleTime: 5 * 60_000,
-  });
-}
-
-/** The time zones of an agent or company; the first is the one its dates are entered in. */
-export function scopeTimeZonesQueryOptions(type: 'agent' | 'company', id: number) {
-  return queryOptions({
-    queryKey: ['time-zones', type, id] as const,
-    queryFn: ({ signal }) =>
-      api.get(`/api/${type}/${id}/time/zones/`, { schema: z.array(TimeZoneSchema), signal }),
-    staleTime: 5 * 60_000,
-  });
 }

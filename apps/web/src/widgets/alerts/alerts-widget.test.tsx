@@ -13,7 +13,7 @@ describe('Alerts widget', () => {
         makeAlert({ id: 2, text: 'Paper low' }),
       ]),
     });
-    renderWithProviders(<AlertsWidget agentId={7} />, { user: makeUser() });
+    renderWithProviders(<AlertsWidget scope={{ kind: 'agent', id: 7 }} />, { user: makeUser() });
     const table = await screen.findByRole('table', { name: 'Alerts' });
     expect(within(table).getByRole('columnheader', { name: 'Event' })).toBeInTheDocument();
     expect(within(table).getByRole('columnheader', { name: 'Date' })).toBeInTheDocument();
@@ -30,7 +30,9 @@ describe('Alerts widget', () => {
         makeAlert({ id: 2, text: 'Paper low: printer', site_name: 'York Way' }),
       ]),
     });
-    const { user } = renderWithProviders(<AlertsWidget companyId={11} />, { user: makeUser() });
+    const { user } = renderWithProviders(<AlertsWidget scope={{ kind: 'company', id: 11 }} />, {
+      user: makeUser(),
+    });
     await screen.findByText('Door open');
     await user.type(screen.getByRole('textbox', { name: 'Search Alerts' }), 'YORK');
     expect(screen.queryByText('Door open')).not.toBeInTheDocument();
@@ -39,14 +41,14 @@ describe('Alerts widget', () => {
 
   it('shows NO_EVENTS when there are none', async () => {
     mockFetch({ 'GET /api/alerts/site/5/': json([]) });
-    renderWithProviders(<AlertsWidget siteId={5} />, { user: makeUser() });
+    renderWithProviders(<AlertsWidget scope={{ kind: 'site', id: 5 }} />, { user: makeUser() });
     expect(await screen.findByText('No events')).toBeInTheDocument();
   });
 
   it('bad data gives an error state, not a crash', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     mockFetch({ 'GET /api/alerts/agent/7/': json([{ id: 'x', text: null }]) });
-    renderWithProviders(<AlertsWidget agentId={7} />, { user: makeUser() });
+    renderWithProviders(<AlertsWidget scope={{ kind: 'agent', id: 7 }} />, { user: makeUser() });
     expect(await screen.findByText('This widget could not load its data.')).toBeInTheDocument();
     // Odd but valid-shaped records still give a row.
     expect(toAlertRow({ id: 3 }, 0)).toMatchObject({ event: '-', date: '-' });
@@ -54,7 +56,9 @@ describe('Alerts widget', () => {
 
   it('opens its info modal with a Close button', async () => {
     mockFetch({ 'GET /api/alerts/agent/7/': json([]) });
-    const { user } = renderWithProviders(<AlertsWidget agentId={7} />, { user: makeUser() });
+    const { user } = renderWithProviders(<AlertsWidget scope={{ kind: 'agent', id: 7 }} />, {
+      user: makeUser(),
+    });
     await user.click(screen.getByRole('button', { name: 'About this widget' }));
     const dialog = await screen.findByRole('dialog', { name: 'Alerts' });
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));

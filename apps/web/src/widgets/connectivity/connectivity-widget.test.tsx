@@ -19,7 +19,9 @@ describe('Connectivity widget', () => {
       ]),
       'GET /api/company/11/sites/': json(sites),
     });
-    const { user } = renderWithProviders(<ConnectivityWidget companyId={11} />, { user: makeUser() });
+    const { user } = renderWithProviders(<ConnectivityWidget scope={{ kind: 'company', id: 11 }} />, {
+      user: makeUser(),
+    });
     await screen.findByRole('group', { name: 'Offline: 1' });
     expect(screen.getByRole('group', { name: 'Online: 2' })).toHaveTextContent('002');
     const table = screen.getByRole('table', { name: 'Connectivity' });
@@ -42,7 +44,7 @@ describe('Connectivity widget', () => {
 
   it('shows NO_CONNECTIVITY_ERRORS with an empty list', async () => {
     mockFetch({ 'GET /api/agent/7/connectivity/': json([]), 'GET /api/agent/7/sites/': json(sites) });
-    renderWithProviders(<ConnectivityWidget agentId={7} />, { user: makeUser() });
+    renderWithProviders(<ConnectivityWidget scope={{ kind: 'agent', id: 7 }} />, { user: makeUser() });
     expect(await screen.findByText('No connectivity errors')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Connectivity log' })).toHaveAttribute(
       'href',

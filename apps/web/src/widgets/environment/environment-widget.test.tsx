@@ -29,9 +29,9 @@ describe('Environment widgets', () => {
     });
     const { user } = renderWithProviders(
       <>
-        <BoardTemperatureWidget siteId={5} />
-        <HumidityWidget siteId={5} />
-        <InternalTemperatureWidget siteId={5} />
+        <BoardTemperatureWidget scope={{ kind: 'site', id: 5 }} />
+        <HumidityWidget scope={{ kind: 'site', id: 5 }} />
+        <InternalTemperatureWidget scope={{ kind: 'site', id: 5 }} />
       </>,
       { user: makeUser() },
     );

@@ -11,8 +11,19 @@ describe('Hardware issues widget', () => {
       'GET /api/alerts/site/101/': json([
         makeAlert({ number: '10010002', issue: 'Printer jam', site_id: 101, company_id: 11 }),
       ]),
+      // The site's company, for the hardware log link, comes with the site's detail.
+      'GET /api/site/detail/101/': json({
+        id: 101,
+        title: 'Leeds Road',
+        number: '101',
+        company_id: 11,
+        company_name: 'Northern Fuels',
+        lat: null,
+        lng: null,
+        timezone: 'Europe/London',
+      }),
     });
-    renderWithProviders(<HardwareIssuesWidget companyId={11} siteId={101} />, { user: makeUser() });
+    renderWithProviders(<HardwareIssuesWidget scope={{ kind: 'site', id: 101 }} />, { user: makeUser() });
     const table = await screen.findByRole('table', { name: 'Hardware issues' });
     expect(
       within(table)
@@ -20,8 +31,15 @@ describe('Hardware issues widget', () => {
         .map((h) => h.textContent),
     ).toEqual(['Date', 'Terminal number', 'Issue']);
     expect(within(table).getByText('Printer jam')).toBeInTheDocument();
-    expect(fetch.calls[0].url.searchParams.getAll('event_type')).toEqual(['1', '2', '12', '13', '14', '15']);
-    expect(screen.getByRole('link', { name: 'Hardware log' })).toHaveAttribute(
+    expect(fetch.find('GET', '/api/alerts/site/101/')[0].url.searchParams.getAll('event_type')).toEqual([
+      '1',
+      '2',
+      '12',
+      '13',
+      '14',
+      '15',
+    ]);
+    expect(await screen.findByRole('link', { name: 'Hardware log' })).toHaveAttribute(
       'href',
       '/company/11/site/101/terminal/hardware/log/',
     );
@@ -33,7 +51,9 @@ describe('Hardware issues widget', () => {
         makeAlert({ customer_name: 'Northern Fuels', site_name: 'Leeds Road' }),
       ]),
     });
-    renderWithProviders(<HardwareIssuesWidget agentId={7} isAgent size2X />, { user: makeUser() });
+    renderWithProviders(<HardwareIssuesWidget scope={{ kind: 'agent', id: 7 }} size2X />, {
+      user: makeUser(),
+    });
     const table = await screen.findByRole('table', { name: 'Hardware issues' });
     expect(within(table).getByRole('columnheader', { name: 'Customer name' })).toBeInTheDocument();
     expect(within(table).getByRole('columnheader', { name: 'Site name' })).toBeInTheDocument();
@@ -43,7 +63,7 @@ describe('Hardware issues widget', () => {
 
   it('shows NO_HARDWARE_ISSUES when there are none', async () => {
     mockFetch({ 'GET /api/alerts/company/11/': json([]) });
-    renderWithProviders(<HardwareIssuesWidget companyId={11} />, { user: makeUser() });
+    renderWithProviders(<HardwareIssuesWidget scope={{ kind: 'company', id: 11 }} />, { user: makeUser() });
     expect(await screen.findByText('No hardware issues')).toBeInTheDocument();
   });
 });

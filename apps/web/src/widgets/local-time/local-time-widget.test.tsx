@@ -31,7 +31,9 @@ describe('Local time widget', () => {
 
   it('starts at pos mod count and cycles circularly both ways', async () => {
     mockFetch({ 'GET /api/agent/7/time/zones/': json(zones) });
-    const { user } = renderWithProviders(<LocalTimeWidget agentId={7} pos={5} />, { user: makeUser() });
+    const { user } = renderWithProviders(<LocalTimeWidget scope={{ kind: 'agent', id: 7 }} pos={5} />, {
+      user: makeUser(),
+    });
     await screen.findByRole('timer');
     expect(title()).toBe('Tokyo'); // 5 mod 3 = 2
     await user.click(screen.getByRole('button', { name: 'Next time zone' }));
@@ -44,7 +46,9 @@ describe('Local time widget', () => {
 
   it('starts at the first zone when pos is 0 or missing', async () => {
     mockFetch({ 'GET /api/company/11/time/zones/': json(zones) });
-    const { user } = renderWithProviders(<LocalTimeWidget companyId={11} />, { user: makeUser() });
+    const { user } = renderWithProviders(<LocalTimeWidget scope={{ kind: 'company', id: 11 }} />, {
+      user: makeUser(),
+    });
     await screen.findByRole('timer');
     expect(title()).toBe('London');
     await user.click(screen.getByRole('button', { name: 'Previous time zone' }));
@@ -56,7 +60,7 @@ describe('Local time widget', () => {
     // 31 March 2024, 00:59:58 UTC: London clocks go from 00:59:59 GMT to 02:00:00 BST.
     vi.setSystemTime(new Date('2024-03-31T00:59:58Z'));
     mockFetch({ 'GET /api/agent/7/time/zones/': json(zones) });
-    renderWithProviders(<LocalTimeWidget agentId={7} />, { user: makeUser() });
+    renderWithProviders(<LocalTimeWidget scope={{ kind: 'agent', id: 7 }} />, { user: makeUser() });
     const clock = await screen.findByRole('timer');
     expect(clock).toHaveTextContent('00:59:58');
     act(() => vi.advanceTimersByTime(1000));
@@ -68,7 +72,7 @@ describe('Local time widget', () => {
 
   it('says so when there are no zones', async () => {
     mockFetch({ 'GET /api/agent/7/time/zones/': json([]) });
-    renderWithProviders(<LocalTimeWidget agentId={7} />, { user: makeUser() });
+    renderWithProviders(<LocalTimeWidget scope={{ kind: 'agent', id: 7 }} />, { user: makeUser() });
     expect(await screen.findByText('No time zones')).toBeInTheDocument();
   });
 });

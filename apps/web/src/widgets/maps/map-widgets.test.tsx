@@ -40,7 +40,7 @@ describe('CompanyMapWidget', () => {
         },
       ]),
     });
-    renderWithProviders(<CompanyMapWidget scope="company" id={11} />);
+    renderWithProviders(<CompanyMapWidget scope={{ kind: 'company', id: 11 }} />);
     const card = screen.getByRole('region', { name: 'Active terminals' });
     const cluster = await within(card).findByRole('button', { name: '2 terminals, worst state: offline' });
     expect(cluster).toHaveClass('fc-cluster', 'fc-marker-red');
@@ -68,7 +68,7 @@ describe('CompanyMapWidget', () => {
         },
       ]),
     });
-    renderWithProviders(<CompanyMapWidget scope="agent" id={7} />);
+    renderWithProviders(<CompanyMapWidget scope={{ kind: 'agent', id: 7 }} />);
     // The settings are asked for twice (one retry) before the map is drawn without tiles.
     expect(await screen.findByRole('button', { name: 'York (0007), terminal 7-1: unknown' })).toHaveClass(
       'fc-marker-yellow',
@@ -81,7 +81,7 @@ describe('CompanyMapWidget', () => {
       'GET /api/config': json(CONFIG),
       'GET /api/company/11/map/terminals/': json({ data: { errors: ['Forbidden'] } }, 403),
     });
-    renderWithProviders(<CompanyMapWidget scope="company" id={11} />);
+    renderWithProviders(<CompanyMapWidget scope={{ kind: 'company', id: 11 }} />);
     expect(await screen.findByText('This widget could not load its data.')).toBeInTheDocument();
   });
 });
@@ -96,7 +96,7 @@ describe('AerialMapWidget', () => {
         { id: 3, terminal_id: '0101-3', lat: 53.8002, lng: -1.5002, connectivity: 'unknown' },
       ]),
     });
-    renderWithProviders(<AerialMapWidget siteId={101} />);
+    renderWithProviders(<AerialMapWidget scope={{ kind: 'site', id: 101 }} />);
     const card = screen.getByRole('region', { name: 'Aerial map' });
     expect(await within(card).findByRole('button', { name: 'Terminal 0101-1: online' })).toHaveClass(
       'fc-marker-green',
@@ -113,7 +113,7 @@ describe('AerialMapWidget', () => {
 
   it('says so when no terminal has a position', async () => {
     mockFetch({ 'GET /api/config': json(CONFIG), 'GET /api/site/101/map/terminals/': json([]) });
-    renderWithProviders(<AerialMapWidget siteId={101} />);
+    renderWithProviders(<AerialMapWidget scope={{ kind: 'site', id: 101 }} />);
     expect(await screen.findByText('No terminal of this site has a known position.')).toBeInTheDocument();
   });
 });

@@ -29,7 +29,9 @@ describe('pumpPanels', () => {
 describe('Pump status widget', () => {
   it("shows an accordion per pump 'Pump {key}', an alert image, and lines 'd/M/yyyy H:mm text'", async () => {
     mockFetch({ 'GET /api/site/5/pumps/status/': json(log) });
-    const { user } = renderWithProviders(<PumpStatusWidget siteId={5} size2X />, { user: makeUser() });
+    const { user } = renderWithProviders(<PumpStatusWidget scope={{ kind: 'site', id: 5 }} size2X />, {
+      user: makeUser(),
+    });
     const pump2 = await screen.findByRole('button', { name: /^Pump 2/ });
     expect(within(pump2).getByText('Pump ok')).toBeInTheDocument();
     expect(within(screen.getByRole('button', { name: /^Pump 1\b/ })).getByText('-')).toBeInTheDocument();
@@ -53,7 +55,7 @@ describe('Pump status widget', () => {
 
   it('without pumps shows NO_PUMPS_DETECTED', async () => {
     mockFetch({ 'GET /api/site/5/pumps/status/': json({}) });
-    renderWithProviders(<PumpStatusWidget siteId={5} />, { user: makeUser() });
+    renderWithProviders(<PumpStatusWidget scope={{ kind: 'site', id: 5 }} />, { user: makeUser() });
     expect(await screen.findByText('No pumps detected')).toBeInTheDocument();
   });
 });

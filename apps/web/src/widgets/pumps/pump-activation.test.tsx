@@ -75,7 +75,7 @@ describe('PumpActivation', () => {
         pump({ id: 4, pump_no: 4, status: 0, last_synapse_status: 1 }),
       ]),
     });
-    renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, { user: makeUser() });
     await screen.findByRole('article', { name: /^Pump 1 –/ });
 
     const expected = [
@@ -114,7 +114,9 @@ describe('PumpActivation', () => {
       }),
       'GET /api/command/900/': () => json(command({ state: confirmed ? 'confirmed' : 'sent' })),
     });
-    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    const { user } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
+      user: makeUser(),
+    });
     await screen.findByRole('article', { name: /^Pump 1 –/ });
     expect(switchOf(1)).toHaveAttribute('data-position', 'bottom');
 
@@ -146,7 +148,9 @@ describe('PumpActivation', () => {
         pump: pump({ pump_no: 4, status: 0, last_synapse_status: 1 }),
       }),
     });
-    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    const { user } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
+      user: makeUser(),
+    });
     await screen.findByRole('article', { name: /^Pump 4 –/ });
     await user.click(switchOf(4));
     expect(await screen.findByText('Pump 4 is being turned off')).toBeInTheDocument();
@@ -159,13 +163,17 @@ describe('PumpActivation', () => {
     ['pending on', 1, 0],
     ['pending off', 0, 1],
   ])('%s: a click sends nothing', async (_name, status, last) => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const http = mockFetch({
       [`GET /api/site/${SITE}/pumps/`]: json([pump({ status, last_synapse_status: last })]),
     });
-    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    const { user } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
+      user: makeUser(),
+    });
     await screen.findByRole('article', { name: /^Pump 1 –/ });
     await user.click(switchOf(1));
-    await act(() => new Promise((r) => setTimeout(r, 50)));
+    // Every timer and pending promise the click could have started has run (the next poll is not due yet).
+    await act(() => vi.advanceTimersByTimeAsync(5_000));
     expect(http.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
     expect(screen.queryByText(/is being turned/)).not.toBeInTheDocument();
   });
@@ -175,7 +183,9 @@ describe('PumpActivation', () => {
       [`GET /api/site/${SITE}/pumps/`]: json([pump({ pump_no: 2 })]),
       'POST /api/pump/1/turn/on/': json({ error: true, error_text: 'Pump 2 has a command pending' }, 409),
     });
-    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    const { user } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
+      user: makeUser(),
+    });
     await screen.findByRole('article', { name: /^Pump 2 –/ });
     await user.click(switchOf(2));
     expect(await screen.findByText('Pump 2 has a command pending')).toBeInTheDocument();
@@ -195,7 +205,9 @@ describe('PumpActivation', () => {
       'GET /api/command/900/': () =>
         json(command({ state: failed ? 'failed' : 'sent', detail: 'Pump controller did not respond' })),
     });
-    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    const { user } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
+      user: makeUser(),
+    });
     await screen.findByRole('article', { name: /^Pump 1 –/ });
     await user.click(switchOf(1));
     expect(
@@ -206,7 +218,7 @@ describe('PumpActivation', () => {
 
   it('no pumps shows NO_PUMPS_DETECTED', async () => {
     mockFetch({ [`GET /api/site/${SITE}/pumps/`]: json([]) });
-    renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, { user: makeUser() });
     expect(await screen.findByText('No pumps detected')).toBeInTheDocument();
   });
 
@@ -225,7 +237,9 @@ describe('PumpActivation', () => {
         }),
       ]),
     });
-    const { user } = renderWithProviders(<PumpActivation siteId={SITE} />, { user: makeUser() });
+    const { user } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
+      user: makeUser(),
+    });
     await screen.findByRole('article', { name: /^Pump 3 –/ });
     await user.click(screen.getByRole('button', { name: 'Command history of pump 3' }));
     const drawer = await screen.findByRole('dialog', { name: 'Command history: Pump 3 – Leeds Road' });

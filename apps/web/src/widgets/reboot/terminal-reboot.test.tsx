@@ -171,7 +171,9 @@ describe('reboot chain rules', () => {
 describe('TerminalReboot', () => {
   it('each dropdown is disabled until the one before has a value, with their placeholders', async () => {
     fleet();
-    const { user } = renderWithProviders(<TerminalReboot agentId={7} />, { user: agent });
+    const { user } = renderWithProviders(<TerminalReboot scope={{ kind: 'agent', id: 7 }} />, {
+      user: agent,
+    });
     expect(selectedText('Company')).toBe('Company...');
     expect(selectedText('Site')).toBe('Site...');
     expect(selectedText('Terminal')).toBe('Terminal...');
@@ -208,7 +210,9 @@ describe('TerminalReboot', () => {
 
   it('changing the company clears what follows and loads its sites; a single site is chosen with its terminal', async () => {
     const http = fleet();
-    const { user } = renderWithProviders(<TerminalReboot agentId={7} />, { user: agent });
+    const { user } = renderWithProviders(<TerminalReboot scope={{ kind: 'agent', id: 7 }} />, {
+      user: agent,
+    });
     await user.selectOptions(select('Company'), 'Northern Fuels');
     await waitFor(() => expect(select('Site')).toBeEnabled());
     await user.selectOptions(select('Site'), 'Leeds Road');
@@ -227,7 +231,9 @@ describe('TerminalReboot', () => {
 
   it('changing the site clears terminal and type and loads its terminals', async () => {
     const http = fleet();
-    const { user } = renderWithProviders(<TerminalReboot agentId={7} />, { user: agent });
+    const { user } = renderWithProviders(<TerminalReboot scope={{ kind: 'agent', id: 7 }} />, {
+      user: agent,
+    });
     await user.selectOptions(select('Company'), 'Northern Fuels');
     await waitFor(() => expect(select('Site')).toBeEnabled());
     await user.selectOptions(select('Site'), 'Leeds Road');
@@ -242,7 +248,7 @@ describe('TerminalReboot', () => {
 
   it('preset company and site show their name and title and load terminals; bad presets are ignored', async () => {
     const http = fleet();
-    renderWithProviders(<TerminalReboot companyId={11} siteId={101} />, {
+    renderWithProviders(<TerminalReboot scope={{ kind: 'site', id: 101 }} />, {
       user: makeUser({ agent: null, companies: [], sites: [] }),
     });
     await waitFor(() => expect(selectedText('Company')).toBe('Northern Fuels'));
@@ -260,7 +266,7 @@ describe('TerminalReboot', () => {
 
   it('a preset company alone shows its name and loads its sites', async () => {
     const http = fleet();
-    renderWithProviders(<TerminalReboot companyId={11} />, {
+    renderWithProviders(<TerminalReboot scope={{ kind: 'company', id: 11 }} />, {
       user: makeUser({ agent: null, companies: [], sites: [] }),
     });
     await waitFor(() => expect(selectedText('Company')).toBe('Northern Fuels'));
@@ -272,7 +278,7 @@ describe('TerminalReboot', () => {
 
   it('ignores presets that are not numbers above 0', async () => {
     const http = fleet();
-    renderWithProviders(<TerminalReboot agentId={0} companyId={-1} siteId={0} />, { user: agent });
+    renderWithProviders(<TerminalReboot scope={{ kind: 'site', id: 0 }} />, { user: agent });
     expect(selectedText('Company')).toBe('Company...');
     expect(select('Site')).toBeDisabled();
     expect(http.calls).toHaveLength(0);
@@ -287,7 +293,9 @@ describe('TerminalReboot', () => {
           answer = resolve;
         }),
     });
-    const { user } = renderWithProviders(<TerminalReboot agentId={7} />, { user: agent });
+    const { user } = renderWithProviders(<TerminalReboot scope={{ kind: 'agent', id: 7 }} />, {
+      user: agent,
+    });
     await user.selectOptions(select('Company'), 'Northern Fuels');
     await waitFor(() => expect(select('Site')).toBeEnabled());
     await user.selectOptions(select('Site'), 'Leeds Road');
@@ -332,6 +340,6 @@ describe('TerminalReboot', () => {
     await user.click(screen.getByRole('button', { name: 'Command history of terminal 10010002' }));
     const drawer = await screen.findByRole('dialog', { name: 'Command history: Terminal 10010002' });
     expect(await within(drawer).findByText('Full reboot of terminal 10010002')).toBeInTheDocument();
-    expect(within(drawer).getByText('Requested', { selector: 'p' })).toBeInTheDocument();
+    expect(within(drawer).getByText('Queued', { selector: 'p' })).toBeInTheDocument();
   });
 });

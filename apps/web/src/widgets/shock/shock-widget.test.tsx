@@ -22,7 +22,7 @@ describe('Shock alert widget', () => {
         },
       ]),
     });
-    renderWithProviders(<ShockWidget companyId={11} />, { user: makeUser() });
+    renderWithProviders(<ShockWidget scope={{ kind: 'company', id: 11 }} />, { user: makeUser() });
     const table = await screen.findByRole('table', { name: 'Shock alert' });
     expect(
       within(table)

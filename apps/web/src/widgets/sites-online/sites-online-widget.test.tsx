@@ -21,7 +21,7 @@ describe('Sites online widget', () => {
     mockFetch({
       'GET /api/company/11/sites/': json([site(1, 0), site(2, 2), site(3, 1), site(4, 0), site(5, 4)]),
     });
-    renderWithProviders(<SitesOnlineWidget companyId={11} />, { user: makeUser() });
+    renderWithProviders(<SitesOnlineWidget scope={{ kind: 'company', id: 11 }} />, { user: makeUser() });
     const offline = await screen.findByRole('group', { name: 'Sites offline / total: 002/005' });
     const online = screen.getByRole('group', { name: 'Sites online / total: 003/005' });
     expect(offline).toHaveTextContent('002/005');
@@ -31,7 +31,9 @@ describe('Sites online widget', () => {
 
   it('greys a count of 0, and both counts when there are no sites', async () => {
     mockFetch({ 'GET /api/agent/7/sites/': json([site(1, 2), site(2, 1)]) });
-    const view = renderWithProviders(<SitesOnlineWidget agentId={7} />, { user: makeUser() });
+    const view = renderWithProviders(<SitesOnlineWidget scope={{ kind: 'agent', id: 7 }} />, {
+      user: makeUser(),
+    });
     const offline = await screen.findByRole('group', { name: 'Sites offline / total: 000/002' });
     expect(offline.querySelector('[data-greyed]')).toHaveAttribute('data-greyed', 'true');
     expect(
@@ -40,7 +42,7 @@ describe('Sites online widget', () => {
     view.unmount();
 
     mockFetch({ 'GET /api/agent/8/sites/': json([]) });
-    renderWithProviders(<SitesOnlineWidget agentId={8} />, { user: makeUser() });
+    renderWithProviders(<SitesOnlineWidget scope={{ kind: 'agent', id: 8 }} />, { user: makeUser() });
     const none = await screen.findByRole('group', { name: 'Sites offline / total: 000/000' });
     expect(none.querySelector('[data-greyed]')).toHaveAttribute('data-greyed', 'true');
     expect(

@@ -1,9 +1,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { batteryQuery } from '../../lib/api/fleet.ts';
 import { makeUser } from '../../testing/factories.ts';
 import { json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
+import { batteryQueries } from './api/get-battery.ts';
 import { FlashDriveWidget } from './components/flash-drive-widget.tsx';
 import { TerminalBatteryWidget } from './components/terminal-battery-widget.tsx';
 
@@ -34,7 +34,9 @@ describe('Terminal battery widget', () => {
     mockFetch({
       'GET /api/site/5/terminals/battery/': json(EDGES.map(([life], i) => battery(`T${i}`, life))),
     });
-    const { user } = renderWithProviders(<TerminalBatteryWidget siteId={5} />, { user: makeUser() });
+    const { user } = renderWithProviders(<TerminalBatteryWidget scope={{ kind: 'site', id: 5 }} />, {
+      user: makeUser(),
+    });
     const card = await screen.findByTestId('terminal-battery');
     await within(card).findByText('T0');
     for (const [i, [life, image, color]] of EDGES.entries()) {
@@ -58,9 +60,12 @@ describe('Terminal battery widget', () => {
   it('Prev wraps to the last; a new list selects the first again', async () => {
     const first = [battery('A', 95), battery('B', 80), battery('C', 60)];
     mockFetch({ 'GET /api/site/5/terminals/battery/': json(first) });
-    const { user, queryClient } = renderWithProviders(<TerminalBatteryWidget siteId={5} />, {
-      user: makeUser(),
-    });
+    const { user, queryClient } = renderWithProviders(
+      <TerminalBatteryWidget scope={{ kind: 'site', id: 5 }} />,
+      {
+        user: makeUser(),
+      },
+    );
     const card = await screen.findByTestId('terminal-battery');
     await within(card).findByText('A');
     await user.click(within(card).getByRole('button', { name: 'Prev' }));
@@ -68,7 +73,10 @@ describe('Terminal battery widget', () => {
     await user.click(within(card).getByRole('button', { name: 'Prev' }));
     expect(within(card).getByTestId('terminal-id')).toHaveTextContent('B');
     act(() => {
-      queryClient.setQueryData(batteryQuery(5).queryKey, [battery('X', 20), battery('B', 80)]);
+      queryClient.setQueryData(batteryQueries.site({ kind: 'site', id: 5 }).queryKey, [
+        battery('X', 20),
+        battery('B', 80),
+      ]);
     });
     await waitFor(() => expect(within(card).getByText('1 / 2')).toBeInTheDocument());
     expect(within(card).getByTestId('terminal-id')).toHaveTextContent('X');
@@ -77,7 +85,7 @@ describe('Terminal battery widget', () => {
 
   it('without terminals shows NO_TERMINAL_INFORMATION', async () => {
     mockFetch({ 'GET /api/site/5/terminals/battery/': json([]) });
-    renderWithProviders(<TerminalBatteryWidget siteId={5} />, { user: makeUser() });
+    renderWithProviders(<TerminalBatteryWidget scope={{ kind: 'site', id: 5 }} />, { user: makeUser() });
     expect(await screen.findByText('No terminal information')).toBeInTheDocument();
   });
 });
@@ -90,7 +98,9 @@ describe('Flash drive widget', () => {
         { left: 92, terminal: { terminal_id: 'F2' } },
       ]),
     });
-    const { user } = renderWithProviders(<FlashDriveWidget siteId={5} />, { user: makeUser() });
+    const { user } = renderWithProviders(<FlashDriveWidget scope={{ kind: 'site', id: 5 }} />, {
+      user: makeUser(),
+    });
     const card = await screen.findByTestId('flash-drive');
     expect(await within(card).findByText('40%')).toHaveAttribute('data-color', 'red');
     expect(within(card).getByText('Flash drive life')).toBeInTheDocument();

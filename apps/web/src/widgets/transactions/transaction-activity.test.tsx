@@ -155,7 +155,7 @@ describe('TransactionActivityWidget', () => {
 
   it('loads the site activity into a 450 px box with both charts', async () => {
     const fetch = mockFetch({ 'GET /api/transactions/101/': json(activity((s) => s + 1)) });
-    renderWithProviders(<TransactionActivityWidget siteId={101} />);
+    renderWithProviders(<TransactionActivityWidget scope={{ kind: 'site', id: 101 }} />);
     const card = screen.getByRole('region', { name: 'Transaction activity' });
     // Mantine writes 450 px as rem: 450 / 16 = 28.125.
     expect(card.style.height).toContain('28.125rem');
@@ -172,7 +172,7 @@ describe('TransactionActivityWidget', () => {
 
   it('says so when the site had no transaction in the last 24 hours, and still draws both (empty) charts', async () => {
     mockFetch({ 'GET /api/transactions/5/': json(activity()) });
-    renderWithProviders(<TransactionActivityWidget siteId={5} />);
+    renderWithProviders(<TransactionActivityWidget scope={{ kind: 'site', id: 5 }} />);
     expect(await screen.findByText('No transactions in the last 24 hours')).toBeInTheDocument();
     expect(
       screen.getByRole('img', { name: /Last hour: 0 normal, 0 zero value, 0 under 1 litre/ }),
@@ -182,14 +182,14 @@ describe('TransactionActivityWidget', () => {
 
   it('shows the error state when the activity cannot be loaded', async () => {
     mockFetch({ 'GET /api/transactions/5/': json({ data: { errors: ['Forbidden'] } }, 403) });
-    renderWithProviders(<TransactionActivityWidget siteId={5} />);
+    renderWithProviders(<TransactionActivityWidget scope={{ kind: 'site', id: 5 }} />);
     expect(await screen.findByText('This widget could not load its data.')).toBeInTheDocument();
     expect(screen.getByText('Forbidden')).toBeInTheDocument();
   });
 
   it('opens the info modal', async () => {
     mockFetch({ 'GET /api/transactions/5/': json(activity()) });
-    const { user } = renderWithProviders(<TransactionActivityWidget siteId={5} />);
+    const { user } = renderWithProviders(<TransactionActivityWidget scope={{ kind: 'site', id: 5 }} />);
     await user.click(screen.getByRole('button', { name: 'About this widget' }));
     const dialog = await screen.findByRole('dialog', { name: 'Transaction activity' });
     expect(within(dialog).getByText(/five-minute bars/)).toBeInTheDocument();

@@ -161,7 +161,7 @@ describe('WeatherWidget', () => {
       'GET /api/weather/': json(forecast()),
       'GET /api/geo/reverse/': json({ latitude: 53.8, longitude: -1.55, city: 'City of Leeds' }),
     });
-    renderWithProviders(<WeatherWidget source={{ type: 'site', id: 101 }} />);
+    renderWithProviders(<WeatherWidget scope={{ kind: 'site', id: 101 }} />);
     const card = screen.getByRole('region', { name: 'Weather' });
     expect(card.style.height).toContain('13.75rem');
     expect(await within(card).findByText('City of Leeds')).toBeInTheDocument();
@@ -177,7 +177,7 @@ describe('WeatherWidget', () => {
       'GET /api/weather/': json({ data: { errors: ['Weather service is unavailable: fetch failed'] } }, 503),
       'GET /api/geo/reverse/': json({ data: { errors: ['Geocoding service is unavailable'] } }, 503),
     });
-    renderWithProviders(<WeatherWidget source={{ type: 'site', id: 101 }} />);
+    renderWithProviders(<WeatherWidget scope={{ kind: 'site', id: 101 }} />);
     expect(await screen.findByText('The weather service is unavailable.')).toBeInTheDocument();
     expect(screen.queryByRole('tab')).not.toBeInTheDocument();
     expect(screen.queryByText('This widget could not load its data.')).not.toBeInTheDocument();
@@ -191,7 +191,7 @@ describe('WeatherWidget', () => {
       'GET /api/weather/': json(forecast()),
       'GET /api/geo/reverse/': json({ data: { errors: ['Geocoding service is unavailable'] } }, 503),
     });
-    renderWithProviders(<WeatherWidget source={{ type: 'site', id: 101 }} />);
+    renderWithProviders(<WeatherWidget scope={{ kind: 'site', id: 101 }} />);
     expect(await screen.findByText('Leeds Road')).toBeInTheDocument();
   });
 
@@ -212,7 +212,7 @@ describe('WeatherWidget', () => {
       'GET /api/weather/': json(forecast()),
       'GET /api/geo/reverse/': json({ latitude: 53.95, longitude: -1.05, city: null }),
     });
-    renderWithProviders(<WeatherWidget source={{ type: 'company', id: 11 }} />);
+    renderWithProviders(<WeatherWidget scope={{ kind: 'company', id: 11 }} />);
     expect(await screen.findByText('York')).toBeInTheDocument();
     const [call] = fetch.find('GET', '/api/weather/');
     expect(call.url.searchParams.get('lat')).toBe('53.95');
@@ -221,7 +221,7 @@ describe('WeatherWidget', () => {
 
   it('says when the dashboard has no location', async () => {
     mockFetch({ 'GET /api/agent/7/map/terminals/': json([]) });
-    renderWithProviders(<WeatherWidget source={{ type: 'agent', id: 7 }} />);
+    renderWithProviders(<WeatherWidget scope={{ kind: 'agent', id: 7 }} />);
     expect(await screen.findByText('No location is known for this dashboard.')).toBeInTheDocument();
   });
 });

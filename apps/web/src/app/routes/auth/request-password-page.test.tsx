@@ -1,5 +1,6 @@
-import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { AUTH_REDIRECT_DELAY_MS } from '@forecourt/contract/rules';
+import { act, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '../../../testing/fetch-mock.ts';
 import { renderApp } from '../../../testing/render.tsx';
 
@@ -43,12 +44,14 @@ describe('request password page', () => {
   });
 
   it('a failure says so and stays', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     mockFetch({ 'POST /api/auth/request-pass': json({}, 500) });
     const { user, location } = renderApp('/auth/request-password');
     await user.type(await screen.findByLabelText('Email address'), 'robin@example.com');
     await user.click(screen.getByRole('button', { name: 'Request password' }));
     expect(await screen.findByText('Something went wrong, please try again.')).toBeInTheDocument();
-    await new Promise((r) => setTimeout(r, 700));
+    // Well past the delay after which a success leaves for the login page: every timer due has run.
+    await act(() => vi.advanceTimersByTimeAsync(AUTH_REDIRECT_DELAY_MS * 4));
     expect(location.current.pathname).toBe('/auth/request-password');
   });
 });

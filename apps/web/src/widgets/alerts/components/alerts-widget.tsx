@@ -1,4 +1,5 @@
-import { eventName, formatDayMonthYearTime } from '@forecourt/contract/formatters';
+import { eventName, formatDateSafe } from '@forecourt/contract/formatters';
+import { logPath } from '@forecourt/contract/log-paths';
 import { Anchor } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -6,12 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { type Alert, alertsQuery, scopeOf } from '../../../lib/api/fleet.ts';
+import { type Alert, alertQueries } from '../../../lib/api/alerts.ts';
+import { isValidScope, type Scope } from '../../../lib/scope.ts';
 
 export interface AlertsWidgetProps {
-  agentId?: number;
-  companyId?: number;
-  siteId?: number;
+  scope: Scope;
   /** Box height in px. @default 360 */
   height?: number;
 }
@@ -29,15 +29,7 @@ export interface AlertRow {
 
 /** One display row per alert; odd records (missing text or dates) still give a row. */
 export function toAlertRow(alert: Partial<Alert>, index: number): AlertRow {
-  const at = alert.started_at ?? alert.created_at;
-  let date = '-';
-  if (at) {
-    try {
-      date = formatDayMonthYearTime(at);
-    } catch {
-      date = String(at);
-    }
-  }
+  const date = formatDateSafe(alert.started_at ?? alert.created_at);
   return {
     id: alert.id ?? -index - 1,
     event: eventName(alert.text) || '-',
@@ -50,10 +42,10 @@ export function toAlertRow(alert: Partial<Alert>, index: number): AlertRow {
 }
 
 /** Alerts: a searchable table of event and date, newest first, linking to the alert log. */
-export function AlertsWidget({ height = 360, ...ids }: AlertsWidgetProps) {
+export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
   const { t } = useTranslation();
-  const scope = scopeOf(ids);
-  const query = useQuery({ ...alertsQuery(scope ?? { kind: 'agent', id: 0 }), enabled: scope !== null });
+  const valid = isValidScope(scope);
+  const query = useQuery({ ...alertQueries.list(scope), enabled: valid });
   const rows = useMemo(() => (query.data ?? []).map(toAlertRow), [query.data]);
   const columns: DataTableColumn<AlertRow>[] = [
     { key: 'event', header: t('EVENT') },
@@ -68,8 +60,8 @@ export function AlertsWidget({ height = 360, ...ids }: AlertsWidgetProps) {
       emptyMessage={t('NO_EVENTS')}
       height={height}
       footer={
-        scope && (
-          <Anchor component={Link} to={`/${scope.kind}/${scope.id}/alert/log/`} size="xs">
+        valid && (
+          <Anchor component={Link} to={logPath('alert', scope.kind, scope.id)} size="xs">
             {t('ALERT_LOG')}
           </Anchor>
         )

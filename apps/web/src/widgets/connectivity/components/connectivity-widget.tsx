@@ -1,6 +1,7 @@
 import '@mantine/core/styles/Badge.layer.css';
 import type { Connectivity } from '@forecourt/contract/fleet';
-import { formatDayMonthYearTime, pad3 } from '@forecourt/contract/formatters';
+import { formatDateSafe, pad3 } from '@forecourt/contract/formatters';
+import { logPath } from '@forecourt/contract/log-paths';
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -8,11 +9,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { connectivityQuery, sitesQuery } from '../../../lib/api/fleet.ts';
+import { siteQueries } from '../../../lib/api/sites.ts';
+import { type FleetScope, isValidScope } from '../../../lib/scope.ts';
+import { connectivityQueries } from '../api/get-connectivity.ts';
 
 export interface ConnectivityWidgetProps {
-  agentId?: number;
-  companyId?: number;
+  scope: FleetScope;
   /** Box height in px. @default 360 */
   height?: number;
 }
@@ -26,14 +28,7 @@ interface ConnectivityRow {
 }
 
 function toRow(c: Partial<Connectivity>, index: number): ConnectivityRow {
-  let date = '-';
-  if (c.date) {
-    try {
-      date = formatDayMonthYearTime(c.date);
-    } catch {
-      date = String(c.date);
-    }
-  }
+  const date = formatDateSafe(c.date);
   return {
     key: `${c.site_id ?? ''}-${c.number ?? ''}-${index}`,
     status: c.status ?? '-',
@@ -48,16 +43,12 @@ function toRow(c: Partial<Connectivity>, index: number): ConnectivityRow {
  * table of terminals with their state. A company sees the short list of the ten latest offline
  * terminals (`limit_to=10&offline=true`); an agent sees every terminal, offline first.
  */
-export function ConnectivityWidget({ agentId, companyId, height = 360 }: ConnectivityWidgetProps) {
+export function ConnectivityWidget({ scope, height = 360 }: ConnectivityWidgetProps) {
   const { t } = useTranslation();
-  const scope =
-    agentId && agentId > 0
-      ? ({ kind: 'agent', id: agentId } as const)
-      : ({ kind: 'company', id: companyId ?? 0 } as const);
-  const enabled = scope.id > 0;
+  const enabled = isValidScope(scope);
   const listParams = scope.kind === 'company' ? { limit_to: 10, offline: true } : { limit_to: 1000 };
-  const list = useQuery({ ...connectivityQuery(scope, listParams), enabled });
-  const sites = useQuery({ ...sitesQuery(scope), enabled });
+  const list = useQuery({ ...connectivityQueries.list(scope, listParams), enabled });
+  const sites = useQuery({ ...siteQueries.list(scope), enabled });
 
   const rows = useMemo(() => {
     const all = (list.data ?? []).map(toRow);
@@ -97,7 +88,7 @@ export function ConnectivityWidget({ agentId, companyId, height = 360 }: Connect
       height={height}
       footer={
         enabled && (
-          <Anchor component={Link} to={`/${scope.kind}/${scope.id}/connectivity/log`} size="xs">
+          <Anchor component={Link} to={logPath('connectivity', scope.kind, scope.id)} size="xs">
             {t('CONNECTIVITY_LOG')}
           </Anchor>
         )

@@ -1,13 +1,14 @@
-import { cycleIndex } from '@forecourt/contract/rules';
+import { logPath } from '@forecourt/contract/log-paths';
 import type { Environment } from '@forecourt/contract/terminals';
 import { ActionIcon, Anchor, Group, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { environmentQuery } from '../../../lib/api/fleet.ts';
+import type { SiteScope } from '../../../lib/scope.ts';
+import { useCarousel } from '../../../lib/use-carousel.ts';
+import { environmentQueries } from '../api/get-environment.ts';
 
 type Reading = 'temperature_main_board' | 'humidity_inside_cabinet' | 'temperature_inside_cabinet';
 
@@ -28,7 +29,7 @@ const KINDS: Record<Reading, { title: string; info: string; unit: string; testId
 };
 
 export interface EnvironmentWidgetProps {
-  siteId: number;
+  scope: SiteScope;
   /** Box height in px. @default 220 */
   height?: number;
 }
@@ -42,14 +43,13 @@ function formatReading(value: number | null | undefined): string {
  * One environment reading per terminal with previous/next arrows. The three widgets read the same
  * query (one request per poll for all three).
  */
-function EnvironmentWidget({ siteId, height = 220, reading }: EnvironmentWidgetProps & { reading: Reading }) {
+function EnvironmentWidget({ scope, height = 220, reading }: EnvironmentWidgetProps & { reading: Reading }) {
   const { t } = useTranslation();
   const kind = KINDS[reading];
-  const query = useQuery(environmentQuery(siteId));
+  const query = useQuery(environmentQueries.latest(scope));
   const list: Partial<Environment>[] = query.data ?? [];
-  const [index, setIndex] = useState(0);
-  const current = list.length ? index % list.length : 0;
-  const item = list[current];
+  const carousel = useCarousel(list.map((e, i) => e.terminal?.terminal_id ?? `#${i}`));
+  const item = list[carousel.index];
   const value = formatReading(item?.[reading]);
   return (
     <WidgetCard
@@ -61,19 +61,14 @@ function EnvironmentWidget({ siteId, height = 220, reading }: EnvironmentWidgetP
       height={height}
       data-testid={kind.testId}
       footer={
-        <Anchor component={Link} to={`/site/${siteId}/terminal/environment/log`} size="xs">
+        <Anchor component={Link} to={logPath('environment', 'site', scope.id)} size="xs">
           {t('ENVIRONMENT_LOG')}
         </Anchor>
       }
     >
       {item && (
         <Group justify="space-between" wrap="nowrap" gap="xs">
-          <ActionIcon
-            variant="subtle"
-            size="lg"
-            aria-label={t('PREVIOUS_TERMINAL')}
-            onClick={() => setIndex(cycleIndex(current, -1, list.length))}
-          >
+          <ActionIcon variant="subtle" size="lg" aria-label={t('PREVIOUS_TERMINAL')} onClick={carousel.prev}>
             <IconChevronLeft />
           </ActionIcon>
           <Stack gap={2} align="center">
@@ -92,12 +87,7 @@ function EnvironmentWidget({ siteId, height = 220, reading }: EnvironmentWidgetP
               {item.terminal?.terminal_id || '-'}
             </Text>
           </Stack>
-          <ActionIcon
-            variant="subtle"
-            size="lg"
-            aria-label={t('NEXT_TERMINAL')}
-            onClick={() => setIndex(cycleIndex(current, 1, list.length))}
-          >
+          <ActionIcon variant="subtle" size="lg" aria-label={t('NEXT_TERMINAL')} onClick={carousel.next}>
             <IconChevronRight />
           </ActionIcon>
         </Group>

@@ -1,4 +1,6 @@
-import { formatDayMonthYearTime } from '@forecourt/contract/formatters';
+import { HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
+import { formatDateSafe } from '@forecourt/contract/formatters';
+import { companySiteHardwareLogPath } from '@forecourt/contract/log-paths';
 import { Anchor } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -6,14 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { type Alert, hardwareIssuesQuery, scopeOf } from '../../../lib/api/fleet.ts';
+import { type Alert, alertQueries } from '../../../lib/api/alerts.ts';
+import { useScopeCompanyId } from '../../../lib/api/sites.ts';
+import { isValidScope, type Scope } from '../../../lib/scope.ts';
 
 export interface HardwareIssuesWidgetProps {
-  agentId?: number;
-  companyId?: number;
-  siteId?: number;
-  /** Agents also see the customer_name and site_name columns. @default false */
-  isAgent?: boolean;
+  scope: Scope;
   /** Double height (450 px). @default false */
   size2X?: boolean;
 }
@@ -30,15 +30,7 @@ interface HardwareRow {
 }
 
 function toRow(a: Partial<Alert>, index: number, companyId?: number, siteId?: number): HardwareRow {
-  let date = '-';
-  const at = a.created_at ?? a.started_at;
-  if (at) {
-    try {
-      date = formatDayMonthYearTime(at);
-    } catch {
-      date = String(at);
-    }
-  }
+  const date = formatDateSafe(a.created_at ?? a.started_at);
   return {
     key: `${a.id ?? index}-${index}`,
     date,
@@ -51,20 +43,20 @@ function toRow(a: Partial<Alert>, index: number, companyId?: number, siteId?: nu
   };
 }
 
-const hardwareLog = (companyId: number, siteId: number) =>
-  `/company/${companyId}/site/${siteId}/terminal/hardware/log/`;
-
 /** Hardware issues: date, terminal number and issue (agents also customer and site), newest first. */
-export function HardwareIssuesWidget({ isAgent = false, size2X = false, ...ids }: HardwareIssuesWidgetProps) {
+export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWidgetProps) {
   const { t } = useTranslation();
-  const scope = ids.siteId ? { kind: 'site' as const, id: ids.siteId } : scopeOf(ids);
+  // An agent's list spans companies: it also names the customer and the site.
+  const isAgent = scope.kind === 'agent';
+  const companyId = useScopeCompanyId(scope);
+  const siteId = scope.kind === 'site' ? scope.id : undefined;
   const query = useQuery({
-    ...hardwareIssuesQuery(scope ?? { kind: 'agent', id: 0 }),
-    enabled: scope !== null,
+    ...alertQueries.list(scope, { event_type: HARDWARE_EVENT_TYPES }),
+    enabled: isValidScope(scope),
   });
   const rows = useMemo(
-    () => (query.data ?? []).map((a, i) => toRow(a, i, ids.companyId, ids.siteId)),
-    [query.data, ids.companyId, ids.siteId],
+    () => (query.data ?? []).map((a, i) => toRow(a, i, companyId, siteId)),
+    [query.data, companyId, siteId],
   );
   const height = size2X ? 450 : 360;
   const columns: DataTableColumn<HardwareRow>[] = [
@@ -76,7 +68,7 @@ export function HardwareIssuesWidget({ isAgent = false, size2X = false, ...ids }
       // Each row leads to the hardware log of its own site.
       render: (r) =>
         r.company_id && r.site_id ? (
-          <Anchor component={Link} to={hardwareLog(r.company_id, r.site_id)} size="sm">
+          <Anchor component={Link} to={companySiteHardwareLogPath(r.company_id, r.site_id)} size="sm">
             {r.number || '-'}
           </Anchor>
         ) : (
@@ -101,8 +93,8 @@ export function HardwareIssuesWidget({ isAgent = false, size2X = false, ...ids }
       height={height}
       data-testid="hardware-issues"
       footer={
-        ids.companyId && ids.siteId ? (
-          <Anchor component={Link} to={hardwareLog(ids.companyId, ids.siteId)} size="xs">
+        companyId && siteId ? (
+          <Anchor component={Link} to={companySiteHardwareLogPath(companyId, siteId)} size="xs">
             {t('HARDWARE_LOG')}
           </Anchor>
         ) : undefined

@@ -1,17 +1,17 @@
 import type { TimeZone } from '@forecourt/contract/fleet';
 import { formatClock, utcOffsetHours } from '@forecourt/contract/formatters';
-import { cycleIndex, startIndex } from '@forecourt/contract/rules';
 import { ActionIcon, Group, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { timeZonesQuery } from '../../../lib/api/fleet.ts';
+import { timeZoneQueries } from '../../../lib/api/time-zones.ts';
+import { type FleetScope, isValidScope } from '../../../lib/scope.ts';
+import { useCarousel } from '../../../lib/use-carousel.ts';
 
 export interface LocalTimeWidgetProps {
-  agentId?: number;
-  companyId?: number;
+  scope: FleetScope;
   /** Start at the zone at `pos mod count` when pos > 0, else at the first. @default 0 */
   pos?: number;
   /** Box height in px. @default 220 */
@@ -53,22 +53,18 @@ function useNow(intervalMs: number) {
 }
 
 /** Local time: a clock ticking every second in one of the fleet's zones, with circular previous/next. */
-export function LocalTimeWidget({ agentId, companyId, pos = 0, height = 220 }: LocalTimeWidgetProps) {
+export function LocalTimeWidget({ scope, pos = 0, height = 220 }: LocalTimeWidgetProps) {
   const { t } = useTranslation();
-  const scope =
-    agentId && agentId > 0
-      ? ({ kind: 'agent', id: agentId } as const)
-      : ({ kind: 'company', id: companyId ?? 0 } as const);
-  const query = useQuery({ ...timeZonesQuery(scope), enabled: scope.id > 0 });
+  const query = useQuery({ ...timeZoneQueries.list(scope), enabled: isValidScope(scope) });
   const zones = query.data ?? [];
   const count = zones.length;
-  const [index, setIndex] = useState<number | null>(null);
-  const current = count ? (index === null ? startIndex(pos, count) : index % count) : 0;
-  const zone = zones[current];
+  const carousel = useCarousel(
+    zones.map((z) => `${z.iana}|${z.title}`),
+    pos,
+  );
+  const zone = zones[carousel.index];
   const now = useNow(CLOCK_TICK_MS);
   const clock = zone ? zoneClock(zone, now) : null;
-
-  const move = (delta: number) => setIndex(cycleIndex(current, delta, count));
 
   return (
     <WidgetCard
@@ -81,7 +77,7 @@ export function LocalTimeWidget({ agentId, companyId, pos = 0, height = 220 }: L
     >
       {zone && clock && (
         <Group justify="space-between" wrap="nowrap" gap="xs" h="100%">
-          <ActionIcon variant="subtle" size="lg" aria-label={t('PREVIOUS_ZONE')} onClick={() => move(-1)}>
+          <ActionIcon variant="subtle" size="lg" aria-label={t('PREVIOUS_ZONE')} onClick={carousel.prev}>
             <IconChevronLeft />
           </ActionIcon>
           <Stack gap={2} align="center" style={{ minWidth: 0 }}>
@@ -107,7 +103,7 @@ export function LocalTimeWidget({ agentId, companyId, pos = 0, height = 220 }: L
                 .join(' · ')}
             </Text>
           </Stack>
-          <ActionIcon variant="subtle" size="lg" aria-label={t('NEXT_ZONE')} onClick={() => move(1)}>
+          <ActionIcon variant="subtle" size="lg" aria-label={t('NEXT_ZONE')} onClick={carousel.next}>
             <IconChevronRight />
           </ActionIcon>
         </Group>

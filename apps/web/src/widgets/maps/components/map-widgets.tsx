@@ -3,7 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { companyMapQuery, type MapScope, siteMapQuery, useTileUrls } from '../api/get-map-data.ts';
+import { mapTerminalQueries } from '../../../lib/api/map-terminals.ts';
+import type { FleetScope, SiteScope } from '../../../lib/scope.ts';
+import { useTileUrls } from '../api/get-web-config.ts';
 
 // Leaflet and its stylesheet load with the first map widget, not with the page: fetched as the widget
 // mounts, alongside its data.
@@ -29,15 +31,14 @@ function MapLoader() {
 
 export interface CompanyMapWidgetProps {
   /** Whose terminals: an agent's (every company) or one company's. */
-  scope: MapScope;
-  id: number;
+  scope: FleetScope;
 }
 
 /** Active terminals company map: road map, zoom 9, London by default; clusters coloured by their worst terminal. */
-export function CompanyMapWidget({ scope, id }: CompanyMapWidgetProps) {
+export function CompanyMapWidget({ scope }: CompanyMapWidgetProps) {
   const { t } = useTranslation();
   usePreloadLeaflet();
-  const query = useQuery(companyMapQuery(scope, id));
+  const query = useQuery(mapTerminalQueries.fleet(scope));
   const tiles = useTileUrls();
   return (
     <WidgetCard
@@ -58,14 +59,14 @@ export function CompanyMapWidget({ scope, id }: CompanyMapWidgetProps) {
 }
 
 export interface AerialMapWidgetProps {
-  siteId: number;
+  scope: SiteScope;
 }
 
 /** Aerial map of a site: satellite view at zoom 18, terminals green on, red off, yellow otherwise. */
-export function AerialMapWidget({ siteId }: AerialMapWidgetProps) {
+export function AerialMapWidget({ scope }: AerialMapWidgetProps) {
   const { t } = useTranslation();
   usePreloadLeaflet();
-  const query = useQuery(siteMapQuery(siteId));
+  const query = useQuery(mapTerminalQueries.site(scope));
   const tiles = useTileUrls();
   return (
     <WidgetCard

@@ -1,6 +1,6 @@
-import { formatDayMonthYearTime } from '@forecourt/contract/formatters';
-import type { PumpStatusEntry, PumpStatusLog } from '@forecourt/contract/pumps';
-import { PUMP_STATUS_NORMAL } from '@forecourt/contract/rules';
+import { formatDateSafe } from '@forecourt/contract/formatters';
+import { logPath } from '@forecourt/contract/log-paths';
+import { isPumpStatusNormal, type PumpStatusEntry, type PumpStatusLog } from '@forecourt/contract/pumps';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { IconAlertTriangleFilled } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -10,13 +10,14 @@ import { Link } from 'react-router';
 // The accordion group is a building block shared by design (docs/product.md#pump-status), not a data widget.
 import { AccordionGroup } from '../../../components/accordion-group/accordion-group.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { pumpStatusQuery } from '../../../lib/api/fleet.ts';
+import type { SiteScope } from '../../../lib/scope.ts';
+import { pumpStatusQueries } from '../api/get-pump-status.ts';
 
 /** Double-height box: size2X makes it 450 px (docs/product.md#pump-status). */
 export const PUMP_STATUS_SIZE_2X = 450;
 
 export interface PumpStatusWidgetProps {
-  siteId: number;
+  scope: SiteScope;
   /** Double height: 450 px instead of 300 px. @default false */
   size2X?: boolean;
 }
@@ -45,25 +46,16 @@ export function pumpPanels(log: PumpStatusLog | null | undefined): PumpPanelMode
     return {
       key,
       subtitle: first?.text || '-',
-      alert: first !== undefined && first.status !== PUMP_STATUS_NORMAL,
-      lines: items.map((e) => `${safeDate(e.created_at)} ${e.text ?? ''}`.trim()),
+      alert: first !== undefined && !isPumpStatusNormal(first.status),
+      lines: items.map((e) => `${formatDateSafe(e.created_at)} ${e.text ?? ''}`.trim()),
     };
   });
 }
 
-function safeDate(value: string | undefined): string {
-  if (!value) return '-';
-  try {
-    return formatDayMonthYearTime(value);
-  } catch {
-    return value;
-  }
-}
-
 /** Pump status: an accordion per pump, the newest report as subtitle, an alert image when it is not normal. */
-export function PumpStatusWidget({ siteId, size2X = false }: PumpStatusWidgetProps) {
+export function PumpStatusWidget({ scope, size2X = false }: PumpStatusWidgetProps) {
   const { t } = useTranslation();
-  const query = useQuery(pumpStatusQuery(siteId));
+  const query = useQuery(pumpStatusQueries.site(scope));
   const panels = useMemo(() => pumpPanels(query.data), [query.data]);
   return (
     <WidgetCard
@@ -75,7 +67,7 @@ export function PumpStatusWidget({ siteId, size2X = false }: PumpStatusWidgetPro
       height={size2X ? PUMP_STATUS_SIZE_2X : 300}
       data-testid="pump-status"
       footer={
-        <Anchor component={Link} to={`/site/${siteId}/pump/status/log`} size="xs">
+        <Anchor component={Link} to={logPath('pump-status', 'site', scope.id)} size="xs">
           {t('PUMP_STATUS_LOG')}
         </Anchor>
       }

@@ -1,35 +1,33 @@
+import { isFinalCommandState } from '@forecourt/contract/commands';
+import { logPath } from '@forecourt/contract/log-paths';
 import type { Pump } from '@forecourt/contract/pumps';
 import { Anchor } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { commandStateKey } from '../../../components/command-state.tsx';
 import {
   CommandTimelineDrawer,
   type CommandTimelineTarget,
-  stateKey,
 } from '../../../components/command-timeline/command-timeline.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import {
-  actionKeys,
-  commandQuery,
-  errorText,
-  isFinalCommand,
-  type PumpTarget,
-  sitePumpsQuery,
-  turnPump,
-} from '../../../lib/api/actions.ts';
+import { commandQueries } from '../../../lib/api/commands.ts';
+import { errorText } from '../../../lib/api-client.ts';
+import type { SiteScope } from '../../../lib/scope.ts';
 import { toast } from '../../../lib/toast.ts';
+import { pumpQueries } from '../api/get-pumps.ts';
+import { type PumpTarget, turnPump } from '../api/turn-pump.ts';
 import { decidePumpClick } from '../pump-click.ts';
 import { PumpTile } from './pump-tile.tsx';
 
 export interface PumpActivationProps {
-  /** The site whose pumps are shown (a number > 0). */
-  siteId: number;
+  /** The site whose pumps are shown (an id > 0). */
+  scope: SiteScope;
 }
 
 /** Link of the pump activation log (a hash route). */
-export const pumpActivationLogPath = (siteId: number) => `/site/${siteId}/pump/activation/log/`;
+export const pumpActivationLogPath = (siteId: number) => logPath('pump-activation', 'site', siteId);
 
 interface Watched {
   commandId: number;
@@ -43,40 +41,44 @@ interface Watched {
  */
 function CommandWatcher({
   watched,
-  siteId,
+  scope,
   onDone,
 }: {
   watched: Watched;
-  siteId: number;
+  scope: SiteScope;
   onDone: (id: number) => void;
 }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const { data } = useQuery(commandQuery(watched.commandId));
+  const { data } = useQuery(commandQueries.detail(watched.commandId));
   const reported = useRef(false);
   useEffect(() => {
-    if (!data || !isFinalCommand(data.state) || reported.current) return;
+    if (!data || !isFinalCommandState(data.state) || reported.current) return;
     reported.current = true;
-    void client.invalidateQueries({ queryKey: sitePumpsQuery(siteId).queryKey });
-    void client.invalidateQueries({ queryKey: actionKeys.commands('pump', watched.pumpId) });
+    void client.invalidateQueries({ queryKey: pumpQueries.site(scope).queryKey });
+    void client.invalidateQueries({ queryKey: commandQueries.owner('pump', watched.pumpId) });
     if (data.state !== 'confirmed') {
       toast.error(
-        [t('PUMP_NOT_SWITCHED', { pump_no: watched.pumpNo, state: t(stateKey(data.state)) }), data.detail]
+        [
+          t('PUMP_NOT_SWITCHED', { pump_no: watched.pumpNo, state: t(commandStateKey(data.state)) }),
+          data.detail,
+        ]
           .filter(Boolean)
           .join(': '),
         t('ERROR_'),
       );
     }
     onDone(watched.commandId);
-  }, [data, client, siteId, watched, onDone, t]);
+  }, [data, client, scope, watched, onDone, t]);
   return null;
 }
 
 /** One tile per pump of the site, switched on and off by the state machine of docs/product.md#pump-state-machine. */
-export function PumpActivation({ siteId }: PumpActivationProps) {
+export function PumpActivation({ scope }: PumpActivationProps) {
+  const siteId = scope.id;
   const { t } = useTranslation();
   const client = useQueryClient();
-  const options = sitePumpsQuery(siteId);
+  const options = pumpQueries.site(scope);
   const query = useQuery({ ...options, enabled: siteId > 0 });
   const [busy, setBusy] = useState<Set<number>>(() => new Set());
   const [watching, setWatching] = useState<Watched[]>([]);
@@ -104,7 +106,7 @@ export function PumpActivation({ siteId }: PumpActivationProps) {
       client.setQueryData(options.queryKey, (list) =>
         list?.map((p) => (p.id === pump.id ? { ...p, ...updated } : p)),
       );
-      void client.invalidateQueries({ queryKey: actionKeys.commands('pump', pump.id) });
+      void client.invalidateQueries({ queryKey: commandQueries.owner('pump', pump.id) });
       const commandId = result.command_id;
       if (commandId) setWatching((w) => [...w, { commandId, pumpId: pump.id, pumpNo: pump.pump_no }]);
     },
@@ -157,7 +159,7 @@ export function PumpActivation({ siteId }: PumpActivationProps) {
         ))}
       </div>
       {watching.map((w) => (
-        <CommandWatcher key={w.commandId} watched={w} siteId={siteId} onDone={onWatchDone} />
+        <CommandWatcher key={w.commandId} watched={w} scope={scope} onDone={onWatchDone} />
       ))}
       <CommandTimelineDrawer target={history} onClose={() => setHistory(null)} />
     </WidgetCard>

@@ -10,27 +10,29 @@ import {
   type CommandTimelineTarget,
 } from '../../../components/command-timeline/command-timeline.tsx';
 import { WidgetCard } from '../../../components/widget-card.tsx';
-import {
-  actionKeys,
-  companySitesQuery,
-  errorText,
-  rebootTerminal,
-  siteTerminalsQuery,
-} from '../../../lib/api/actions.ts';
-import { companyDetailQuery, siteDetailQuery } from '../../../lib/api/fleet.ts';
+import { commandQueries } from '../../../lib/api/commands.ts';
+import { companyQueries } from '../../../lib/api/companies.ts';
+import { siteQueries } from '../../../lib/api/sites.ts';
+import { errorText } from '../../../lib/api-client.ts';
 import { useSession } from '../../../lib/auth/session.ts';
+import type { Scope } from '../../../lib/scope.ts';
 import { toast } from '../../../lib/toast.ts';
+import { terminalQueries } from '../api/get-site-terminals.ts';
+import { rebootTerminal } from '../api/reboot-terminal.ts';
 import {
   chainEnabled,
   initialChain,
-  type RebootPresets,
+  presetId,
   rebootChainReducer,
   rebootLogPath,
   validPresets,
 } from '../reboot-chain.ts';
 import './reboot.css';
 
-export type TerminalRebootProps = RebootPresets;
+export interface TerminalRebootProps {
+  /** The agent's or company's terminals to choose from, or one site's (its company then comes from its detail). */
+  scope: Scope;
+}
 
 /** The reboot options: a translated name and the value sent as reboot_type. */
 export const REBOOT_OPTIONS: { value: RebootType; name: string }[] = [
@@ -48,13 +50,21 @@ const labelOf = (data: { value: string; label: string }[], value: string) =>
  * Terminal reboot (sections 2, 4, 8): company → site → terminal → reboot type, then the large reboot
  * image opens a confirm modal; OK sends the reboot, says so at once and clears the choices.
  */
-export function TerminalReboot(props: TerminalRebootProps) {
+export function TerminalReboot({ scope }: TerminalRebootProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const { user } = useSession();
+  const isSite = scope.kind === 'site' && presetId(scope.id) !== null;
+  const siteDetail = useQuery({ ...siteQueries.detail(scope.id), enabled: isSite });
+  const siteCompanyId = siteDetail.data?.company_id;
   const presets = useMemo(
-    () => validPresets({ agentId: props.agentId, companyId: props.companyId, siteId: props.siteId }),
-    [props.agentId, props.companyId, props.siteId],
+    () =>
+      validPresets({
+        agentId: scope.kind === 'agent' ? scope.id : null,
+        companyId: scope.kind === 'company' ? scope.id : scope.kind === 'site' ? siteCompanyId : null,
+        siteId: scope.kind === 'site' ? scope.id : null,
+      }),
+    [scope.kind, scope.id, siteCompanyId],
   );
   const reducer = useMemo(() => rebootChainReducer(presets), [presets]);
   const [chain, dispatch] = useReducer(reducer, presets, initialChain);
@@ -67,9 +77,8 @@ export function TerminalReboot(props: TerminalRebootProps) {
   // there is one: a site user may not read the company itself).
   const companies = user?.companies ?? [];
   const presetCompanyKnown = companies.find((c) => c.id === presets.companyId);
-  const siteDetail = useQuery({ ...siteDetailQuery(presets.siteId ?? 0), enabled: presets.siteId !== null });
   const companyDetail = useQuery({
-    ...companyDetailQuery(presets.companyId ?? 0),
+    ...companyQueries.detail(presets.companyId ?? 0),
     enabled: presets.companyId !== null && !presetCompanyKnown && presets.siteId === null,
   });
   const presetCompanyName =
@@ -78,19 +87,23 @@ export function TerminalReboot(props: TerminalRebootProps) {
     (siteDetail.data?.company_id === presets.companyId ? siteDetail.data?.company_name : undefined);
 
   const sites = useQuery({
-    ...companySitesQuery(chain.company ?? 0),
+    ...siteQueries.list({ kind: 'company', id: chain.company ?? 0 }),
     enabled: chain.company !== null && presets.siteId === null,
   });
   const presetSiteTitle = user?.sites.find((s) => s.id === presets.siteId)?.title ?? siteDetail.data?.title;
 
-  const terminals = useQuery({ ...siteTerminalsQuery(chain.site ?? 0), enabled: chain.site !== null });
+  const terminals = useQuery({
+    ...terminalQueries.site({ kind: 'site', id: chain.site ?? 0 }),
+    enabled: chain.site !== null,
+  });
 
   const companyIds = companies.map((c) => c.id).join(',');
   useEffect(() => {
-    if (presets.companyId === null && companyIds) {
+    // A preset site fixes its company: it comes with the site's detail, not from the user's list.
+    if (presets.companyId === null && presets.siteId === null && companyIds) {
       dispatch({ type: 'companiesLoaded', ids: companyIds.split(',').map(Number) });
     }
-  }, [companyIds, presets.companyId]);
+  }, [companyIds, presets.companyId, presets.siteId]);
   useEffect(() => {
     if (sites.data && chain.company !== null && chain.sitesLoadedFor !== chain.company) {
       dispatch({ type: 'sitesLoaded', companyId: chain.company, ids: sites.data.map((s) => s.id) });
@@ -110,7 +123,7 @@ export function TerminalReboot(props: TerminalRebootProps) {
   const reboot = useMutation({
     mutationFn: ({ id, type }: { id: number; type: RebootType; number: string }) => rebootTerminal(id, type),
     onSettled: (_d, _e, { id }) =>
-      void client.invalidateQueries({ queryKey: actionKeys.commands('terminal', id) }),
+      void client.invalidateQueries({ queryKey: commandQueries.owner('terminal', id) }),
     onError: (error) => toast.error(errorText(error), t('REBOOT_FAILED')),
   });
 

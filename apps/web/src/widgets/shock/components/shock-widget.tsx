@@ -1,4 +1,5 @@
-import { formatShortUsDate } from '@forecourt/contract/formatters';
+import { formatDateSafe, formatShortUsDate } from '@forecourt/contract/formatters';
+import { logPath } from '@forecourt/contract/log-paths';
 import type { Shock } from '@forecourt/contract/terminals';
 import { Anchor } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -8,12 +9,12 @@ import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { paths } from '../../../config/paths.ts';
-import { scopeOf, shocksQuery } from '../../../lib/api/fleet.ts';
+import { useScopeCompanyId } from '../../../lib/api/sites.ts';
+import { isValidScope, type Scope } from '../../../lib/scope.ts';
+import { shockQueries } from '../api/get-shocks.ts';
 
 export interface ShockWidgetProps {
-  agentId?: number;
-  companyId?: number;
-  siteId?: number;
+  scope: Scope;
   /** Box height in px. @default 360 */
   height?: number;
 }
@@ -38,14 +39,7 @@ export function toShockRow(
   index: number,
   fallbackCompanyId?: number,
 ): ShockRow {
-  let date = '-';
-  if (s.created_at) {
-    try {
-      date = formatShortUsDate(s.created_at);
-    } catch {
-      date = String(s.created_at);
-    }
-  }
+  const date = formatDateSafe(s.created_at, formatShortUsDate);
   return {
     key: `${s.id ?? index}-${index}`,
     level: s.reading ?? '-',
@@ -58,14 +52,14 @@ export function toShockRow(
 }
 
 /** Shock alert: level, site name (linked to the site dashboard), terminal no (not on phones), date M/d/yy. */
-export function ShockWidget({ height = 360, ...ids }: ShockWidgetProps) {
+export function ShockWidget({ scope, height = 360 }: ShockWidgetProps) {
   const { t } = useTranslation();
-  // On a site dashboard the site's own readings; the company id is still known for links.
-  const scope = ids.siteId ? { kind: 'site' as const, id: ids.siteId } : scopeOf(ids);
-  const query = useQuery({ ...shocksQuery(scope ?? { kind: 'agent', id: 0 }), enabled: scope !== null });
+  // On a site dashboard the site's own readings; its company is known for links.
+  const companyId = useScopeCompanyId(scope);
+  const query = useQuery({ ...shockQueries.list(scope), enabled: isValidScope(scope) });
   const rows = useMemo(
-    () => (query.data ?? []).map((s, i) => toShockRow(s, i, ids.companyId)),
-    [query.data, ids.companyId],
+    () => (query.data ?? []).map((s, i) => toShockRow(s, i, companyId)),
+    [query.data, companyId],
   );
   const columns: DataTableColumn<ShockRow>[] = [
     { key: 'level', header: t('LEVEL'), width: '3.75rem', nowrap: true },
@@ -84,12 +78,12 @@ export function ShockWidget({ height = 360, ...ids }: ShockWidgetProps) {
     { key: 'terminal_no', header: t('TERMINAL_NO_COLUMN'), visibleFrom: 'sm', width: '5.5rem' },
     { key: 'date', header: t('DATE'), width: '4.75rem', nowrap: true },
   ];
-  const logCompany = ids.companyId ?? rows.find((r) => r.company_id)?.company_id;
-  const logPath =
-    scope?.kind === 'agent'
-      ? `/agent/${scope.id}/shock/alert/log`
+  const logCompany = companyId ?? rows.find((r) => r.company_id)?.company_id;
+  const logLink =
+    scope.kind === 'agent'
+      ? logPath('shock', 'agent', scope.id)
       : logCompany
-        ? `/company/${logCompany}/shock/alert/log`
+        ? logPath('shock', 'company', logCompany)
         : null;
   return (
     <WidgetCard
@@ -100,8 +94,8 @@ export function ShockWidget({ height = 360, ...ids }: ShockWidgetProps) {
       emptyMessage={t('NO_SHOCKS')}
       height={height}
       footer={
-        logPath && (
-          <Anchor component={Link} to={logPath} size="xs">
+        logLink && (
+          <Anchor component={Link} to={logLink} size="xs">
             {t('SHOCK_LOG')}
           </Anchor>
         )

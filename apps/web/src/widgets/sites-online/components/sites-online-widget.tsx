@@ -3,11 +3,11 @@ import { Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { sitesQuery } from '../../../lib/api/fleet.ts';
+import { siteQueries } from '../../../lib/api/sites.ts';
+import { type FleetScope, isValidScope } from '../../../lib/scope.ts';
 
 export interface SitesOnlineWidgetProps {
-  agentId?: number;
-  companyId?: number;
+  scope: FleetScope;
   /** Box height in px. @default 220 */
   height?: number;
 }
@@ -24,13 +24,9 @@ export function countSites(sites: readonly { status?: number | null }[] | null |
  * status 0 is shown under SITES_OFFLINE_TOTAL, and the online count (status other than 0) beside it,
  * each over the total, zero-padded to 3 digits and greyed at 0 or when there are no sites.
  */
-export function SitesOnlineWidget({ agentId, companyId, height = 220 }: SitesOnlineWidgetProps) {
+export function SitesOnlineWidget({ scope, height = 220 }: SitesOnlineWidgetProps) {
   const { t } = useTranslation();
-  const scope =
-    agentId && agentId > 0
-      ? ({ kind: 'agent', id: agentId } as const)
-      : ({ kind: 'company', id: companyId ?? 0 } as const);
-  const query = useQuery({ ...sitesQuery(scope), enabled: scope.id > 0 });
+  const query = useQuery({ ...siteQueries.list(scope), enabled: isValidScope(scope) });
   const { total, offline, online } = countSites(query.data);
   return (
     <WidgetCard

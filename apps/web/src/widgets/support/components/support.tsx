@@ -5,8 +5,9 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WidgetCard } from '../../../components/widget-card.tsx';
-import { createTicket, errorText } from '../../../lib/api/actions.ts';
+import { errorText } from '../../../lib/api-client.ts';
 import { toast } from '../../../lib/toast.ts';
+import { createTicket } from '../api/create-ticket.ts';
 
 /** The ticket modal: subject, body (5 rows), a red error line, Close and Submit. */
 export function TicketModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {

@@ -1,19 +1,21 @@
+import { logPath } from '@forecourt/contract/log-paths';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { widgetQueryState } from '../../../components/widget-card.tsx';
-import { flashDriveQuery } from '../../../lib/api/fleet.ts';
+import type { SiteScope } from '../../../lib/scope.ts';
+import { flashDriveQueries } from '../api/get-flash-drives.ts';
 import { TerminalLevelWidget } from './terminal-level-widget.tsx';
 
 export interface FlashDriveWidgetProps {
-  siteId: number;
+  scope: SiteScope;
   height?: number;
 }
 
 /** Flash drive: like the battery, with the space left in percent and the label FLASDRIVE_LIFE. */
-export function FlashDriveWidget({ siteId, height }: FlashDriveWidgetProps) {
+export function FlashDriveWidget({ scope, height }: FlashDriveWidgetProps) {
   const { t } = useTranslation();
-  const query = useQuery(flashDriveQuery(siteId));
+  const query = useQuery(flashDriveQueries.site(scope));
   const items = useMemo(
     () =>
       (query.data ?? []).map((f) => ({
@@ -31,7 +33,7 @@ export function FlashDriveWidget({ siteId, height }: FlashDriveWidgetProps) {
       lifeLabel={t('FLASDRIVE_LIFE')}
       items={items}
       state={widgetQueryState(query)}
-      logPath={`/site/${siteId}/terminal/flashdrive/log`}
+      logPath={logPath('flashdrive', 'site', scope.id)}
       logLabel={t('FLASH_DRIVE_LOG')}
       height={height}
       testId="flash-drive"

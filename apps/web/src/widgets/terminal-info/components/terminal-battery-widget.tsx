@@ -1,19 +1,21 @@
+import { logPath } from '@forecourt/contract/log-paths';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { widgetQueryState } from '../../../components/widget-card.tsx';
-import { batteryQuery } from '../../../lib/api/fleet.ts';
+import type { SiteScope } from '../../../lib/scope.ts';
+import { batteryQueries } from '../api/get-battery.ts';
 import { TerminalLevelWidget } from './terminal-level-widget.tsx';
 
 export interface TerminalBatteryWidgetProps {
-  siteId: number;
+  scope: SiteScope;
   height?: number;
 }
 
 /** Terminal battery: life in percent per terminal, one at a time. */
-export function TerminalBatteryWidget({ siteId, height }: TerminalBatteryWidgetProps) {
+export function TerminalBatteryWidget({ scope, height }: TerminalBatteryWidgetProps) {
   const { t } = useTranslation();
-  const query = useQuery(batteryQuery(siteId));
+  const query = useQuery(batteryQueries.site(scope));
   const items = useMemo(
     () =>
       (query.data ?? []).map((b) => ({
@@ -31,7 +33,7 @@ export function TerminalBatteryWidget({ siteId, height }: TerminalBatteryWidgetP
       lifeLabel={t('BATTERY_LIFE')}
       items={items}
       state={widgetQueryState(query)}
-      logPath={`/site/${siteId}/terminal/battery/log`}
+      logPath={logPath('battery', 'site', scope.id)}
       logLabel={t('BATTERY_LOG')}
       height={height}
       testId="terminal-battery"

@@ -1,9 +1,10 @@
-import { cycleIndex, levelColor, levelImage } from '@forecourt/contract/rules';
+import { levelColor, levelImage } from '@forecourt/contract/rules';
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { WidgetCard, type WidgetCardProps } from '../../../components/widget-card.tsx';
+import { useCarousel } from '../../../lib/use-carousel.ts';
 import { LevelImage } from './level-image.tsx';
 
 export interface TerminalLevel {
@@ -27,21 +28,11 @@ export interface TerminalLevelWidgetProps {
   testId?: string;
 }
 
-/** Which terminal is shown: index into the list, back to the first whenever the list of terminals changes. */
-export function useTerminalCursor(ids: readonly string[]) {
-  const listKey = ids.join('\u0000');
-  const [state, setState] = useState({ listKey, index: 0 });
-  const index = state.listKey === listKey ? state.index : 0;
-  if (state.listKey !== listKey) setState({ listKey, index: 0 });
-  const move = (delta: number) => setState({ listKey, index: cycleIndex(index, delta, ids.length) });
-  return { index: ids.length ? index % ids.length : 0, move };
-}
-
 /** Battery and flash drive: one terminal at a time with its level image, percentage and Prev/Next. */
 export function TerminalLevelWidget(props: TerminalLevelWidgetProps) {
   const { t } = useTranslation();
   const { items } = props;
-  const cursor = useTerminalCursor(items.map((i) => i.terminalId));
+  const cursor = useCarousel(items.map((i) => i.terminalId));
   const item = items[cursor.index];
   const percent = item?.percent ?? null;
   const color = levelColor(percent);
@@ -86,18 +77,13 @@ export function TerminalLevelWidget(props: TerminalLevelWidgetProps) {
             <Field label={t('TERMINAL_ID')} value={item.terminalId} testId="terminal-id" />
           </Stack>
           <Group justify="space-between" gap="xs">
-            <Button
-              size="compact-sm"
-              variant="default"
-              onClick={() => cursor.move(-1)}
-              aria-label={t('PREV')}
-            >
+            <Button size="compact-sm" variant="default" onClick={cursor.prev} aria-label={t('PREV')}>
               {t('PREV')}
             </Button>
             <Text size="xs" c="dimmed">
               {cursor.index + 1} / {items.length}
             </Text>
-            <Button size="compact-sm" variant="default" onClick={() => cursor.move(1)} aria-label={t('NEXT')}>
+            <Button size="compact-sm" variant="default" onClick={cursor.next} aria-label={t('NEXT')}>
               {t('NEXT')}
             </Button>
           </Group>

@@ -1,12 +1,22 @@
 import { TransactionActivitySchema } from '@forecourt/contract/transactions';
-import { useQuery } from '@tanstack/react-query';
-import { liveQuery } from '../../../lib/api/live.ts';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { polled } from '../../../lib/api/live.ts';
+import { QUERY_ROOTS, scopedKey } from '../../../lib/api/query-keys.ts';
+import { api } from '../../../lib/api-client.ts';
+import type { SiteScope } from '../../../lib/scope.ts';
 
-/** `GET /api/transactions/{siteId}/`, polled; one query per site shared by every widget showing it. */
-export function transactionActivityQuery(siteId: number) {
-  return liveQuery(`/api/transactions/${siteId}/`, TransactionActivitySchema);
-}
+export const transactionQueries = {
+  all: [QUERY_ROOTS.transactions] as const,
+  /** GET /api/transactions/{siteId}/: the site's transaction activity, polled. */
+  activity: (scope: SiteScope) =>
+    queryOptions({
+      queryKey: scopedKey(QUERY_ROOTS.transactions, scope),
+      queryFn: ({ signal }) =>
+        api.get(`/api/transactions/${scope.id}/`, { schema: TransactionActivitySchema, signal }),
+      ...polled,
+    }),
+};
 
-export function useTransactionActivity(siteId: number) {
-  return useQuery(transactionActivityQuery(siteId));
+export function useTransactionActivity(scope: SiteScope) {
+  return useQuery(transactionQueries.activity(scope));
 }

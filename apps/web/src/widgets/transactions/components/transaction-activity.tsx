@@ -2,6 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import type { SiteScope } from '../../../lib/scope.ts';
 import { useTransactionActivity } from '../api/get-transaction-activity.ts';
 import classes from './transaction-activity.module.css';
 
@@ -13,15 +14,15 @@ const TransactionCharts = lazy(loadCharts);
 export const TRANSACTION_ACTIVITY_HEIGHT = 450;
 
 export interface TransactionActivityWidgetProps {
-  siteId: number;
+  scope: SiteScope;
   /** Zone of the bucket labels. @default the browser's */
   timeZone?: string;
 }
 
 /** Transaction activity of a site: last hour and last 24 hours, normal / zero-value / under one litre. */
-export function TransactionActivityWidget({ siteId, timeZone }: TransactionActivityWidgetProps) {
+export function TransactionActivityWidget({ scope, timeZone }: TransactionActivityWidgetProps) {
   const { t } = useTranslation();
-  const query = useTransactionActivity(siteId);
+  const query = useTransactionActivity(scope);
   useEffect(() => {
     void loadCharts();
   }, []);

@@ -1,19 +1,14 @@
-import { MapSiteSchema } from '@forecourt/contract/fleet';
 import { GeoReverseResponseSchema, WeatherResponseSchema } from '@forecourt/contract/weather';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
-import { siteDetailQuery } from '../../../lib/api/fleet.ts';
-import { liveQuery } from '../../../lib/api/live.ts';
-import { isApiError } from '../../../lib/api-client.ts';
+import { polled } from '../../../lib/api/live.ts';
+import { mapTerminalQueries } from '../../../lib/api/map-terminals.ts';
+import { QUERY_ROOTS } from '../../../lib/api/query-keys.ts';
+import { siteQueries } from '../../../lib/api/sites.ts';
+import { api, isApiError } from '../../../lib/api-client.ts';
+import type { Scope } from '../../../lib/scope.ts';
 
 /** The server caches forecasts 10 minutes: asking more often would only repeat the same answer. */
 export const WEATHER_REFRESH_MS = 10 * 60_000;
-
-/** Whose weather: a site (its coordinates), or a company or agent (its first located site). */
-export interface WeatherSource {
-  type: 'agent' | 'company' | 'site';
-  id: number;
-}
 
 export interface WeatherPlace {
   lat: number;
@@ -31,46 +26,50 @@ function retryUnlessUnavailable(failureCount: number, error: unknown) {
 /** Coordinates rounded as the server caches them, so nearby places share one query. */
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-export function weatherQuery(lat: number, lng: number) {
-  return queryOptions({
-    ...liveQuery('/api/weather/', WeatherResponseSchema, {
-      lat: round2(lat),
-      lng: round2(lng),
-      units: 'metric',
-    }),
-    refetchInterval: WEATHER_REFRESH_MS,
-    staleTime: WEATHER_REFRESH_MS,
-    retry: retryUnlessUnavailable,
-  });
-}
-
-export function geoReverseQuery(lat: number, lng: number) {
-  return queryOptions({
-    ...liveQuery('/api/geo/reverse/', GeoReverseResponseSchema, { lat: round2(lat), lng: round2(lng) }),
-    refetchInterval: WEATHER_REFRESH_MS,
-    staleTime: WEATHER_REFRESH_MS,
-    retry: retryUnlessUnavailable,
-  });
-}
-
-const MapSiteListSchema = z.array(MapSiteSchema);
+/** Forecasts and place names by rounded coordinates: nearby sites share one query. */
+export const weatherQueries = {
+  all: [QUERY_ROOTS.weather] as const,
+  /** GET /api/weather/?lat&lng&units=metric */
+  forecast: (lat: number, lng: number) => {
+    const params = { lat: round2(lat), lng: round2(lng), units: 'metric' };
+    return queryOptions({
+      queryKey: [...weatherQueries.all, params] as const,
+      queryFn: ({ signal }) =>
+        api.get('/api/weather/', { query: params, schema: WeatherResponseSchema, signal }),
+      ...polled,
+      refetchInterval: WEATHER_REFRESH_MS,
+      staleTime: WEATHER_REFRESH_MS,
+      retry: retryUnlessUnavailable,
+    });
+  },
+  /** GET /api/geo/reverse/?lat&lng: the city at the coordinates. */
+  place: (lat: number, lng: number) => {
+    const params = { lat: round2(lat), lng: round2(lng) };
+    return queryOptions({
+      queryKey: [QUERY_ROOTS.geo, params] as const,
+      queryFn: ({ signal }) =>
+        api.get('/api/geo/reverse/', { query: params, schema: GeoReverseResponseSchema, signal }),
+      ...polled,
+      refetchInterval: WEATHER_REFRESH_MS,
+      staleTime: WEATHER_REFRESH_MS,
+      retry: retryUnlessUnavailable,
+    });
+  },
+};
 
 /** The place a dashboard's weather is for, from data other widgets of the page already poll (shared keys). */
-export function useWeatherPlace(source: WeatherSource) {
-  const site = useQuery({
-    ...siteDetailQuery(source.id),
-    enabled: source.type === 'site',
-  });
+export function useWeatherPlace(source: Scope) {
+  const site = useQuery({ ...siteQueries.detail(source.id), enabled: source.kind === 'site' });
   const sites = useQuery({
-    ...liveQuery(`/api/${source.type}/${source.id}/map/terminals/`, MapSiteListSchema),
-    enabled: source.type !== 'site',
+    ...mapTerminalQueries.fleet({ kind: source.kind === 'site' ? 'company' : source.kind, id: source.id }),
+    enabled: source.kind !== 'site',
   });
-  const query = source.type === 'site' ? site : sites;
+  const query = source.kind === 'site' ? site : sites;
   let place: WeatherPlace | null = null;
-  if (source.type === 'site' && site.data) {
+  if (source.kind === 'site' && site.data) {
     const { lat, lng, title, city } = site.data;
     if (lat !== null && lng !== null) place = { lat, lng, name: city || title };
-  } else if (source.type !== 'site' && sites.data) {
+  } else if (source.kind !== 'site' && sites.data) {
     const located = sites.data.find((s) => s.terminals.length > 0);
     if (located) {
       const n = located.terminals.length;

@@ -4,13 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
-import {
-  geoReverseQuery,
-  useWeatherPlace,
-  type WeatherPlace,
-  type WeatherSource,
-  weatherQuery,
-} from '../api/get-weather.ts';
+import type { Scope } from '../../../lib/scope.ts';
+import { useWeatherPlace, type WeatherPlace, weatherQueries } from '../api/get-weather.ts';
 import { weatherDays } from '../weather-days.ts';
 import classes from './weather.module.css';
 import { WeatherView } from './weather-view.tsx';
@@ -20,7 +15,7 @@ export const WEATHER_HEIGHT = 220;
 
 export interface WeatherWidgetProps {
   /** Whose weather: a site's coordinates, or a company's or agent's first located site. */
-  source: WeatherSource;
+  scope: Scope;
 }
 
 /** The provider could not be reached (503), or the server could not be: the service is unavailable. */
@@ -48,12 +43,12 @@ function ServiceUnavailable() {
 const placeholder: WeatherPlace = { lat: 0, lng: 0, name: '' };
 
 /** Weather forecast of the dashboard's place, through the server's weather and reverse-geocoding API. */
-export function WeatherWidget({ source }: WeatherWidgetProps) {
+export function WeatherWidget({ scope }: WeatherWidgetProps) {
   const { t } = useTranslation();
-  const { place, query: placeQuery } = useWeatherPlace(source);
+  const { place, query: placeQuery } = useWeatherPlace(scope);
   const at = place ?? placeholder;
-  const weather = useQuery({ ...weatherQuery(at.lat, at.lng), enabled: place !== null });
-  const geo = useQuery({ ...geoReverseQuery(at.lat, at.lng), enabled: place !== null });
+  const weather = useQuery({ ...weatherQueries.forecast(at.lat, at.lng), enabled: place !== null });
+  const geo = useQuery({ ...weatherQueries.place(at.lat, at.lng), enabled: place !== null });
 
   const info = { title: t('WEATHER'), description: t('WEATHER_INFO') };
   const common = {

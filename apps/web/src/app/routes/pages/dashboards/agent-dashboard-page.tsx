@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
-import { siteDetailQuery } from '../../../../lib/api/fleet.ts';
+import { siteQueries } from '../../../../lib/api/sites.ts';
 import { useSession } from '../../../../lib/auth/session.ts';
 import { AlertsWidget } from '../../../../widgets/alerts/components/alerts-widget.tsx';
 import { ConnectivityWidget } from '../../../../widgets/connectivity/components/connectivity-widget.tsx';
@@ -41,7 +41,7 @@ export default function AgentDashboardPage() {
 /** A site user's site dashboard needs the site's company: read it from the site detail. */
 function SiteLanding({ siteId }: { siteId: number }) {
   const { t } = useTranslation();
-  const detail = useQuery(siteDetailQuery(siteId));
+  const detail = useQuery(siteQueries.detail(siteId));
   if (detail.data) return <Navigate to={paths.siteDashboard(detail.data.company_id, siteId)} replace />;
   return (
     <>
@@ -71,37 +71,38 @@ function NoFleet() {
 
 function AgentDashboard({ agentId }: { agentId: number }) {
   const { t } = useTranslation();
+  const scope = { kind: 'agent', id: agentId } as const;
   return (
     <>
       <DashboardHeader title={t('DASHBOARD')} subtitle={t('AGENT_NUMBER', { id: agentId })} />
       <DashboardGrid>
         <Cell span={2} rows={2}>
-          <CompanyMapWidget scope="agent" id={agentId} />
+          <CompanyMapWidget scope={scope} />
         </Cell>
         {/* Monitoring widgets */}
         <Cell>
-          <SitesOnlineWidget agentId={agentId} />
+          <SitesOnlineWidget scope={scope} />
         </Cell>
         <Cell>
-          <LocalTimeWidget agentId={agentId} />
+          <LocalTimeWidget scope={scope} />
         </Cell>
         <Cell rows={2}>
-          <AlertsWidget agentId={agentId} />
+          <AlertsWidget scope={scope} />
         </Cell>
         <Cell span={2} rows={2}>
-          <ConnectivityWidget agentId={agentId} />
+          <ConnectivityWidget scope={scope} />
         </Cell>
         <Cell span={2} rows={2}>
-          <HardwareIssuesWidget agentId={agentId} isAgent size2X />
+          <HardwareIssuesWidget scope={scope} size2X />
         </Cell>
         <Cell rows={2}>
-          <ShockWidget agentId={agentId} />
+          <ShockWidget scope={scope} />
         </Cell>
         <Cell>
-          <WeatherWidget source={{ type: 'agent', id: agentId }} />
+          <WeatherWidget scope={scope} />
         </Cell>
         <Cell>
-          <TerminalReboot agentId={agentId} />
+          <TerminalReboot scope={scope} />
         </Cell>
         <Cell>
           <Support />

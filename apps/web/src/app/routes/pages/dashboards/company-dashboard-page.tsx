@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { companyDetailQuery } from '../../../../lib/api/fleet.ts';
+import { companyQueries } from '../../../../lib/api/companies.ts';
 import { AlertsWidget } from '../../../../widgets/alerts/components/alerts-widget.tsx';
 import { ConnectivityWidget } from '../../../../widgets/connectivity/components/connectivity-widget.tsx';
 import { HardwareIssuesWidget } from '../../../../widgets/hardware-issues/components/hardware-issues-widget.tsx';
@@ -24,7 +24,8 @@ export default function CompanyDashboardPage() {
 
 function CompanyDashboard({ companyId }: { companyId: number }) {
   const { t } = useTranslation();
-  const company = useQuery(companyDetailQuery(companyId));
+  const company = useQuery(companyQueries.detail(companyId));
+  const scope = { kind: 'company', id: companyId } as const;
   return (
     <>
       <DashboardHeader
@@ -33,32 +34,32 @@ function CompanyDashboard({ companyId }: { companyId: number }) {
       />
       <DashboardGrid>
         <Cell span={2} rows={2}>
-          <CompanyMapWidget scope="company" id={companyId} />
+          <CompanyMapWidget scope={scope} />
         </Cell>
         {/* Monitoring widgets */}
         <Cell>
-          <SitesOnlineWidget companyId={companyId} />
+          <SitesOnlineWidget scope={scope} />
         </Cell>
         <Cell>
-          <LocalTimeWidget companyId={companyId} />
+          <LocalTimeWidget scope={scope} />
         </Cell>
         <Cell rows={2}>
-          <AlertsWidget companyId={companyId} />
+          <AlertsWidget scope={scope} />
         </Cell>
         <Cell span={2} rows={2}>
-          <ConnectivityWidget companyId={companyId} />
+          <ConnectivityWidget scope={scope} />
         </Cell>
         <Cell rows={2}>
-          <HardwareIssuesWidget companyId={companyId} size2X />
+          <HardwareIssuesWidget scope={scope} size2X />
         </Cell>
         <Cell rows={2}>
-          <ShockWidget companyId={companyId} />
+          <ShockWidget scope={scope} />
         </Cell>
         <Cell>
-          <WeatherWidget source={{ type: 'company', id: companyId }} />
+          <WeatherWidget scope={scope} />
         </Cell>
         <Cell>
-          <TerminalReboot companyId={companyId} />
+          <TerminalReboot scope={scope} />
         </Cell>
         <Cell>
           <Support />

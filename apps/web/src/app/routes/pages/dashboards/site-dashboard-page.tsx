@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { siteDetailQuery } from '../../../../lib/api/fleet.ts';
+import { siteQueries } from '../../../../lib/api/sites.ts';
 import { AlertsWidget } from '../../../../widgets/alerts/components/alerts-widget.tsx';
 import {
   BoardTemperatureWidget,
@@ -26,12 +26,14 @@ import { DashboardNotFound } from './dashboard-not-found.tsx';
 export default function SiteDashboardPage() {
   const { companyId, siteId } = useRouteIds();
   if (!companyId || !siteId) return <DashboardNotFound />;
-  return <SiteDashboard companyId={companyId} siteId={siteId} />;
+  return <SiteDashboard siteId={siteId} />;
 }
 
-function SiteDashboard({ companyId, siteId }: { companyId: number; siteId: number }) {
+/** The company in the path only leads here: widgets read the site's own company from its detail. */
+function SiteDashboard({ siteId }: { siteId: number }) {
   const { t } = useTranslation();
-  const site = useQuery(siteDetailQuery(siteId));
+  const site = useQuery(siteQueries.detail(siteId));
+  const scope = { kind: 'site', id: siteId } as const;
   const subtitle = site.data
     ? [
         site.data.title,
@@ -46,47 +48,47 @@ function SiteDashboard({ companyId, siteId }: { companyId: number; siteId: numbe
       <DashboardHeader title={t('DASHBOARD')} subtitle={subtitle} />
       <DashboardGrid>
         <Cell span={2}>
-          <AerialMapWidget siteId={siteId} />
+          <AerialMapWidget scope={scope} />
         </Cell>
         <Cell span={2}>
-          <PumpActivation siteId={siteId} />
+          <PumpActivation scope={scope} />
         </Cell>
         {/* Monitoring widgets */}
         <Cell rows={2}>
-          <PumpStatusWidget siteId={siteId} size2X />
+          <PumpStatusWidget scope={scope} size2X />
         </Cell>
         <Cell>
-          <TerminalBatteryWidget siteId={siteId} />
+          <TerminalBatteryWidget scope={scope} />
         </Cell>
         <Cell>
-          <FlashDriveWidget siteId={siteId} />
+          <FlashDriveWidget scope={scope} />
         </Cell>
         <Cell>
-          <BoardTemperatureWidget siteId={siteId} />
+          <BoardTemperatureWidget scope={scope} />
         </Cell>
         <Cell>
-          <HumidityWidget siteId={siteId} />
+          <HumidityWidget scope={scope} />
         </Cell>
         <Cell>
-          <InternalTemperatureWidget siteId={siteId} />
+          <InternalTemperatureWidget scope={scope} />
         </Cell>
         <Cell rows={2}>
-          <AlertsWidget siteId={siteId} />
+          <AlertsWidget scope={scope} />
         </Cell>
         <Cell rows={2}>
-          <HardwareIssuesWidget companyId={companyId} siteId={siteId} size2X />
+          <HardwareIssuesWidget scope={scope} size2X />
         </Cell>
         <Cell rows={2}>
-          <ShockWidget companyId={companyId} siteId={siteId} />
+          <ShockWidget scope={scope} />
         </Cell>
         <Cell rows={2}>
-          <TransactionActivityWidget siteId={siteId} timeZone={site.data?.timezone} />
+          <TransactionActivityWidget scope={scope} timeZone={site.data?.timezone} />
         </Cell>
         <Cell>
-          <WeatherWidget source={{ type: 'site', id: siteId }} />
+          <WeatherWidget scope={scope} />
         </Cell>
         <Cell>
-          <TerminalReboot companyId={companyId} siteId={siteId} />
+          <TerminalReboot scope={scope} />
         </Cell>
         <Cell>
           <Support />

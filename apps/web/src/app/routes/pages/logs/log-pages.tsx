@@ -1,8 +1,8 @@
+import type { LogKindKey } from '@forecourt/contract/log-paths';
 import type { ComponentType } from 'react';
 import { useParams } from 'react-router';
 import type { LogScope } from '../../../../lib/api/logs.ts';
 import { LOG_KINDS } from './log-kinds.tsx';
-import type { LogKindKey } from './log-routes.ts';
 import { LogScreen } from './log-screen.tsx';
 
 const positiveInt = (v: string | undefined) =>
@@ -13,9 +13,9 @@ export function scopeFromParams(params: Record<string, string | undefined>): Log
   const site = positiveInt(params.siteId);
   const company = positiveInt(params.companyId);
   const agent = positiveInt(params.agentId);
-  if (params.siteId !== undefined) return site ? { type: 'site', id: site, companyId: company } : null;
-  if (params.companyId !== undefined) return company ? { type: 'company', id: company } : null;
-  if (params.agentId !== undefined) return agent ? { type: 'agent', id: agent } : null;
+  if (params.siteId !== undefined) return site ? { kind: 'site', id: site, companyId: company } : null;
+  if (params.companyId !== undefined) return company ? { kind: 'company', id: company } : null;
+  if (params.agentId !== undefined) return agent ? { kind: 'agent', id: agent } : null;
   return null;
 }
 
@@ -29,7 +29,7 @@ function makePage(key: LogKindKey): ComponentType {
       <LogScreen
         key={`${key}:${JSON.stringify(scope)}`}
         kind={kind}
-        scope={scope ?? { type: 'site', id: 0 }}
+        scope={scope ?? { kind: 'site', id: 0 }}
       />
     );
   }

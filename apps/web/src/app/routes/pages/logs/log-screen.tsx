@@ -19,16 +19,16 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
+import { companyQueries } from '../../../../lib/api/companies.ts';
 import {
-  companyDetailQueryOptions,
   csvFileName,
   downloadLogCsv,
   type LogScope,
   logApiPath,
-  logPagesQueryOptions,
-  scopeTimeZonesQueryOptions,
-  siteDetailQueryOptions,
+  logQueries,
 } from '../../../../lib/api/logs.ts';
+import { siteQueries } from '../../../../lib/api/sites.ts';
+import { timeZoneQueries } from '../../../../lib/api/time-zones.ts';
 import { isApiError } from '../../../../lib/api-client.ts';
 import { useHeaderSearch } from '../../../../lib/search-store.ts';
 import { toast } from '../../../../lib/toast.ts';
@@ -44,37 +44,39 @@ export interface LogScreenProps {
 
 /** The zone the screen's dates are days of: the site's, else the first zone of the agent or company. */
 function useScreenZone(scope: LogScope) {
-  const site = useQuery({ ...siteDetailQueryOptions(scope.id), enabled: scope.type === 'site' });
-  const owner = scope.type === 'site' ? null : scope.type;
+  const site = useQuery({ ...siteQueries.detail(scope.id), enabled: scope.kind === 'site' });
+  const owner = scope.kind === 'site' ? null : scope.kind;
   const zones = useQuery({
-    ...scopeTimeZonesQueryOptions(owner ?? 'agent', scope.id),
+    ...timeZoneQueries.list({ kind: owner ?? 'agent', id: scope.id }),
     enabled: owner !== null,
+    // The dashboard's clocks poll this list; a log screen only needs its first zone once.
+    refetchInterval: false,
   });
-  const zone = scope.type === 'site' ? site.data?.timezone : zones.data?.[0]?.iana;
-  const settled = scope.type === 'site' ? !site.isPending : !zones.isPending;
+  const zone = scope.kind === 'site' ? site.data?.timezone : zones.data?.[0]?.iana;
+  const settled = scope.kind === 'site' ? !site.isPending : !zones.isPending;
   return { zone: safeZone(zone), settled, site: site.data };
 }
 
 function useScopeLabel(scope: LogScope, siteTitle: string | undefined): string {
   const { t } = useTranslation();
-  const companyId = scope.type === 'company' ? scope.id : scope.companyId;
+  const companyId = scope.kind === 'company' ? scope.id : scope.companyId;
   const company = useQuery({
-    ...companyDetailQueryOptions(companyId ?? 0),
+    ...companyQueries.detail(companyId ?? 0),
     enabled: companyId !== undefined,
   });
   const companyName =
     company.data?.name ?? (companyId !== undefined ? t('LOG_SCOPE_COMPANY', { id: companyId }) : '');
-  if (scope.type === 'agent') return t('LOG_SCOPE_AGENT', { id: scope.id });
-  if (scope.type === 'company') return companyName;
+  if (scope.kind === 'agent') return t('LOG_SCOPE_AGENT', { id: scope.id });
+  if (scope.kind === 'company') return companyName;
   const site = siteTitle ?? t('LOG_SCOPE_SITE', { id: scope.id });
   return scope.companyId !== undefined ? `${companyName} · ${site}` : site;
 }
 
 /** The dashboard the log belongs to: the company's, the site's, else the user's own. */
 function dashboardPath(scope: LogScope, siteCompanyId: number | undefined): string {
-  if (scope.type === 'company') return paths.companyDashboard(scope.id);
+  if (scope.kind === 'company') return paths.companyDashboard(scope.id);
   const companyId = scope.companyId ?? siteCompanyId;
-  if (scope.type === 'site' && companyId !== undefined) return paths.siteDashboard(companyId, scope.id);
+  if (scope.kind === 'site' && companyId !== undefined) return paths.siteDashboard(companyId, scope.id);
   return paths.agentDashboard;
 }
 
@@ -127,7 +129,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
   const params = useMemo(() => apiParams(view, zone), [view, zone]);
   const needsZone = Boolean(view.from || view.to);
   const pages = useInfiniteQuery({
-    ...logPagesQueryOptions(path, kind.schema, params, view.limit),
+    ...logQueries.pages(path, kind.schema, params, view.limit),
     enabled: !needsZone || settled,
   });
   const rows: LogRowBase[] = useMemo(() => pages.data?.pages.flatMap((p) => p.rows) ?? [], [pages.data]);
