@@ -1,10 +1,10 @@
 import type { CompanyRefSchema } from '@forecourt/contract/common';
 import { SiteStatusSchema, TerminalSchema } from '@forecourt/contract/fleet';
+import { createRandom, seedOf } from '@forecourt/contract/random';
 import { CurrentUserSchema } from '@forecourt/contract/users';
 import { z } from 'zod';
 import { ApiError, ConsoleClient, DeviceClient } from './api.ts';
 import type { Options } from './options.ts';
-import { createRandom, seedOf } from './random.ts';
 import { emptyState, type FleetState, loadState, saveState } from './state.ts';
 import { emptyStats, type Stats, TerminalSim } from './terminal.ts';
 

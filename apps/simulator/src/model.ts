@@ -1,7 +1,7 @@
 import type { DeviceEvent, DeviceTransaction, TelemetryPoint } from '@forecourt/contract/device';
 import { eventTexts, HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
 import { ABNORMAL_PUMP_STATUS_CODES, PUMP_STATUS_NORMAL } from '@forecourt/contract/pumps';
-import type { Random } from './random.ts';
+import type { Random } from '@forecourt/contract/random';
 
 /** Relative forecourt traffic by local hour (0–23): quiet nights, morning and evening peaks. */
 export const DAILY_CURVE = [

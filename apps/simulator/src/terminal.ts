@@ -7,6 +7,7 @@ import {
   type TelemetryPoint,
 } from '@forecourt/contract/device';
 import { PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
+import type { Random } from '@forecourt/contract/random';
 import { ApiError, type DeviceClient } from './api.ts';
 import {
   initialSensors,
@@ -19,7 +20,6 @@ import {
   trafficFactor,
 } from './model.ts';
 import type { Behaviour } from './options.ts';
-import type { Random } from './random.ts';
 
 export interface Stats {
   requests: number;

@@ -1,5 +1,6 @@
 import { DeviceEventSchema, DeviceTransactionSchema, TelemetryPointSchema } from '@forecourt/contract/device';
 import { EVENT_TYPES, isHardwareEvent } from '@forecourt/contract/events';
+import { createRandom } from '@forecourt/contract/random';
 import { describe, expect, it } from 'vitest';
 import {
   initialSensors,
@@ -11,7 +12,6 @@ import {
   UNDER_ONE_LITRE_SHARE,
   ZERO_AMOUNT_SHARE,
 } from '../src/model.ts';
-import { createRandom } from '../src/random.ts';
 
 const at = (h: number, m = 0) => new Date(Date.UTC(2024, 4, 1, h, m));
 

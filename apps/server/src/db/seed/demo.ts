@@ -1,5 +1,6 @@
 import { eventTexts } from '@forecourt/contract/events';
 import { PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
+import { createRandom, type Random, seedOf } from '@forecourt/contract/random';
 import { hashPassword } from '../../services/passwords.ts';
 import type { QueryFn } from '../client.ts';
 import { bulkInsert, type Cell } from './bulk.ts';
@@ -12,7 +13,6 @@ import {
   DEMO_PASSWORD,
   DEMO_USERS,
 } from './demo-fleet.ts';
-import { createRandom, type Random, seedOf } from './random.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
