@@ -37,7 +37,7 @@ function makePage(key: LogKindKey): ComponentType {
   return LogPage;
 }
 
-/** One page component per log, for the route table (`LOG_ROUTES`). */
+/** One page component per log, for the route table (`logRoutePatterns()` of the contract). */
 export const LOG_PAGES = Object.fromEntries(
   (Object.keys(LOG_KINDS) as LogKindKey[]).map((key) => [key, makePage(key)]),
 ) as Record<LogKindKey, ComponentType>;
