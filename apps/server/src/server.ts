@@ -21,6 +21,8 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await database.migrate();
   const seeded = await ensureSeeded(database, config.SEED);
+  // Requests never wait on a database that stopped answering (docs/deploying.md).
+  database.setQueryTimeout?.(9_000);
 
   const app = await buildApp({
     config,

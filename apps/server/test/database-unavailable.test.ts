@@ -132,4 +132,33 @@ describe.skipIf(postgresUnavailable || testDbKind !== 'postgres')('database retu
     expect((await node.app.inject({ method: 'GET', url: '/api/user/', headers: auth })).statusCode).toBe(200);
     expect((await login()).statusCode).toBe(200);
   });
+
+  it('answers 503 rather than hang when the database stops answering', async () => {
+    node.database.setQueryTimeout?.(1_000);
+    const before = await node.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(before.statusCode).toBe(200);
+    proxy.freeze();
+    try {
+      // A pooled connection that gets no answer (query timeout) and a new one that never opens (connection
+      // timeout) both end in 503.
+      expectDown(
+        await node.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'agent', password: 'demo1234' },
+        }),
+      );
+      expectDown(await node.app.inject({ method: 'GET', url: '/api/health/ready' }));
+    } finally {
+      await proxy.cut();
+      await proxy.restore();
+    }
+    // Connections opened while it was frozen fail as they time out; then the pool is healthy again.
+    let status = 0;
+    for (let i = 0; i < 40 && status !== 200; i++) {
+      status = (await node.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe(200);
+  });
 });

@@ -4,6 +4,8 @@ import net from 'node:net';
 export async function startTcpProxy(target: { host: string; port: number }) {
   const sockets = new Set<net.Socket>();
   let server: net.Server | null = null;
+  /** While frozen, connections stay open but nothing passes: a database that stopped answering. */
+  let frozen = false;
   let port = 0;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
@@ -17,7 +19,12 @@ export async function startTcpProxy(target: { host: string; port: number }) {
             upstream.destroy();
           });
         }
-        client.pipe(upstream).pipe(client);
+        client.on('data', (d) => {
+          if (!frozen) upstream.write(d);
+        });
+        upstream.on('data', (d) => {
+          if (!frozen) client.write(d);
+        });
       });
       s.once('error', reject);
       s.listen(port, '127.0.0.1', () => {
@@ -38,9 +45,17 @@ export async function startTcpProxy(target: { host: string; port: number }) {
       for (const sock of sockets) sock.destroy();
       await new Promise<void>((resolve) => (s ? s.close(() => resolve()) : resolve()));
     },
-    /** Accepts connections again on the same port. */
-    restore: listen,
+    /** Keeps every connection open and accepts new ones, but passes nothing either way. */
+    freeze() {
+      frozen = true;
+    },
+    /** Accepts connections again on the same port, and lets data pass. */
+    restore() {
+      frozen = false;
+      return listen();
+    },
     close() {
+      frozen = false;
       return this.cut();
     },
   };

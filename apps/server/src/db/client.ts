@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { isDatabaseUnavailable } from '../lib/db-unavailable.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -26,6 +27,12 @@ export interface Database {
   transaction<R>(fn: (query: QueryFn) => Promise<R>): Promise<R>;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * PostgreSQL: from now on a query that gets no answer within `ms` fails (the request answers 503 rather than
+   * hang when the database stops answering; docs/deploying.md). Set after migrations and seeding, which may run
+   * long. 0 = no limit.
+   */
+  setQueryTimeout?(ms: number): void;
 }
 
 export function fromPglite(client: PGlite): Database {
@@ -48,27 +55,37 @@ export function fromPglite(client: PGlite): Database {
 
 export function fromPool(pool: pg.Pool): Database {
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  let queryTimeoutMs = 0;
+  const config = (sql: string, params: unknown[]) =>
+    ({ text: sql, values: params, query_timeout: queryTimeoutMs || undefined }) as pg.QueryConfig;
   return {
     db,
     kind: 'postgres',
+    setQueryTimeout(ms: number) {
+      queryTimeoutMs = ms;
+    },
     async query<T>(sql: string, params: unknown[] = []) {
-      const r = await pool.query(sql, params);
+      const r = await pool.query(config(sql, params));
       return r.rows as T[];
     },
     async transaction(fn) {
       const conn = await pool.connect();
+      let failed: unknown;
       try {
-        await conn.query('begin');
+        await conn.query(config('begin', []));
         const result = await fn(
-          async <T>(sql: string, params: unknown[] = []) => (await conn.query(sql, params)).rows as T[],
+          async <T>(sql: string, params: unknown[] = []) =>
+            (await conn.query(config(sql, params))).rows as T[],
         );
-        await conn.query('commit');
+        await conn.query(config('commit', []));
         return result;
       } catch (err) {
-        await conn.query('rollback').catch(() => {});
+        await conn.query(config('rollback', [])).catch(() => {});
+        failed = err;
         throw err;
       } finally {
-        conn.release();
+        // A connection that failed mid-transaction (lost, timed out) is dropped, not reused.
+        conn.release(failed !== undefined && isDatabaseUnavailable(failed) ? (failed as Error) : undefined);
       }
     },
     migrate: () => migratePg(db as never, { migrationsFolder }),
