@@ -52,8 +52,8 @@ export interface TerminalHooks {
   stats: Stats;
   /**
    * The server refused our device token (401): someone else rotated it, or the terminal was decommissioned. A real
-   * device now holds the terminal: the simulator stops simulating it and never takes it back (docs: DESIGN
-   * "Device API").
+   * device now holds the terminal: the simulator stops simulating it and never takes it back
+   * (docs/decisions/0005-commands-and-devices.md).
    */
   cutOff(terminalId: number): void;
   log(level: 'info' | 'warn', message: string): void;

@@ -209,7 +209,7 @@ export const TokenAuthRequestSchema = z.object({
 export const TokenResponseSchema = z.object({ token: z.string() });
 export const TOKEN_AUTH_FAILED = 'Unable to log in with provided credentials.';
 export const TOKEN_DECODE_FAILED = 'Error decoding signature.';
-/** Reading B's error body: DRF's non_field_errors plus the DESIGN.md error body. */
+/** Reading B's error body: DRF's non_field_errors plus the error body of docs/product.md#api-conventions. */
 export const NonFieldErrorsSchema = z.object({
   non_field_errors: z.array(z.string()),
   data: z.object({ errors: z.array(z.string()) }),

@@ -16,7 +16,7 @@ function describeIssue(path: string, message: string): string {
   return path ? `${path}: ${message}` : message;
 }
 
-/** The one error handler: every failure answers the DESIGN.md error body, never a stack. */
+/** The one error handler: every failure answers the error body of docs/product.md#api-conventions, never a stack. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {

@@ -45,9 +45,9 @@ const fingerprintOf = (request: FastifyRequest) =>
     .digest('hex');
 
 /**
- * Idempotency-Key for actions (docs: DESIGN "API contract", the pump, reboot and ticket actions). The first answer
- * is kept in PostgreSQL (`idempotency_keys`), so a retry that reaches another node is answered the same. Its
- * onSend hook is registered before compression, so it stores the JSON text of the answer.
+ * Idempotency-Key for the pump, reboot and ticket actions (docs/decisions/0005-commands-and-devices.md). The
+ * first answer is kept in PostgreSQL (`idempotency_keys`), so a retry that reaches another node is answered the
+ * same. Its onSend hook is registered before compression, so it stores the JSON text of the answer.
  */
 export const idempotencyPlugin = fp(async (app: FastifyInstance) => {
   const repo = app.repos.idempotency;

@@ -18,7 +18,8 @@ export function readDeviceToken(header: string | string[] | undefined): string |
  * Per-terminal device secrets: 256 random bits shown once, stored as their sha-256 (a fast hash is enough for a
  * random secret; nothing to brute-force). Lookups are cached briefly; issuing a new token drops the terminal's
  * cached one at once and wakes the terminal's long-polls, which check the token in the database before anything is
- * handed out: a rotated token stops working at once, a waiting long-poll included (docs: DESIGN "Device API").
+ * handed out: a rotated token stops working at once, a waiting long-poll included
+ * (docs/decisions/0005-commands-and-devices.md).
  */
 export function createDeviceTokenService(
   repo: DeviceRepository,
