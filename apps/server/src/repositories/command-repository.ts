@@ -1,6 +1,7 @@
 import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database, QueryFn } from '../db/client.ts';
-import { type PumpRow, pumpSelect, toPumpRow } from './pump-repository.ts';
+import { type CommandDbRow, commandSelect, toCommand } from './command-read-model.ts';
+import { type PumpDbRow, type PumpRow, pumpSelect, settlePumps, toPumpRow } from './pump-repository.ts';
 
 export interface CommandTimings {
   /** Seconds a queued command waits to be fetched before it expires. */
@@ -53,65 +54,6 @@ export type RebootResult =
   | { ok: false; reason: 'pending'; terminalNo: string }
   | { ok: false; reason: 'missing' };
 
-const iso = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
-
-interface CommandDbRow {
-  id: number | string;
-  kind: CommandKind;
-  terminal_id: number;
-  terminal_no: string;
-  site_id: number;
-  pump_id: number | null;
-  pump_no: number | null;
-  reboot_type: RebootType | null;
-  state: CommandState;
-  requested_by: number | null;
-  requested_by_name: string | null;
-  detail: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  sent_at: Date | string | null;
-  completed_at: Date | string | null;
-  expires_at: Date | string;
-  history: Array<{ state: CommandState; at: string; detail: string | null }> | string | null;
-}
-
-const commandSelect = `
-  select c.id, c.kind, c.terminal_id, t.terminal_no, c.site_id, c.pump_id, c.pump_no, c.reboot_type, c.state,
-         c.requested_by, c.requested_by_name, c.detail, c.created_at, c.updated_at, c.sent_at, c.completed_at,
-         c.expires_at,
-         coalesce((select json_agg(json_build_object('state', e.state, 'at', e.at, 'detail', e.detail) order by e.id)
-                     from command_events e where e.command_id = c.id), '[]'::json) as history
-    from commands c join terminals t on t.id = c.terminal_id`;
-
-export function toCommand(r: CommandDbRow): Command {
-  const history = typeof r.history === 'string' ? JSON.parse(r.history) : (r.history ?? []);
-  return {
-    id: Number(r.id),
-    kind: r.kind,
-    terminal_id: r.terminal_id,
-    terminal_number: r.terminal_no,
-    site_id: r.site_id,
-    pump_id: r.pump_id,
-    pump_no: r.pump_no,
-    reboot_type: r.reboot_type,
-    state: r.state,
-    requested_by: r.requested_by_name,
-    requested_by_id: r.requested_by,
-    created_at: iso(r.created_at)!,
-    updated_at: iso(r.updated_at)!,
-    sent_at: iso(r.sent_at),
-    completed_at: iso(r.completed_at),
-    expires_at: iso(r.expires_at)!,
-    detail: r.detail,
-    history: (history as Array<{ state: CommandState; at: string; detail: string | null }>).map((h) => ({
-      state: h.state,
-      at: new Date(h.at).toISOString(),
-      detail: h.detail ?? null,
-    })),
-  };
-}
-
 /** Appends one history row per changed command. */
 async function logEvents(
   q: QueryFn,
@@ -152,7 +94,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
             returning id, terminal_id`,
           [pumpId, target],
         );
-        const pumpRows = await q<Parameters<typeof toPumpRow>[0]>(`${pumpSelect} where p.id = $1`, [pumpId]);
+        const pumpRows = await q<PumpDbRow>(`${pumpSelect} where p.id = $1`, [pumpId]);
         if (!pumpRows[0]) return { ok: false, reason: 'missing' } as const;
         const pump = toPumpRow(pumpRows[0]);
         if (!updated[0]) {
@@ -305,17 +247,8 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           null,
         );
         if (row.pump_id !== null) {
-          if (state === 'confirmed') {
-            const confirmed = row.kind === 'pump_on' ? 1 : 0;
-            await q(
-              'update pumps set last_synapse_status = $2, status = $2, updated_at = now() where id = $1',
-              [row.pump_id, confirmed],
-            );
-          } else {
-            await q('update pumps set status = last_synapse_status, updated_at = now() where id = $1', [
-              row.pump_id,
-            ]);
-          }
+          const confirmed = state === 'confirmed' ? (row.kind === 'pump_on' ? 1 : 0) : null;
+          await settlePumps(q, [{ id: row.pump_id, confirmed }]);
         }
         return {
           state,
@@ -370,14 +303,8 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           ),
           now,
         );
-        const pumpIds = rows.filter((r) => r.pump_id !== null).map((r) => r.pump_id as number);
-        if (pumpIds.length) {
-          await q(
-            `update pumps set status = last_synapse_status, updated_at = $2
-              where id = any($1::int[]) and status <> last_synapse_status`,
-            [pumpIds, now],
-          );
-        }
+        const pumps = rows.flatMap((r) => (r.pump_id === null ? [] : [{ id: r.pump_id, confirmed: null }]));
+        await settlePumps(q, pumps, now);
         return rows.map((r) => ({
           id: Number(r.id),
           kind: r.kind,

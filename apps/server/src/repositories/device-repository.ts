@@ -6,6 +6,7 @@ import type {
   TelemetryPoint,
 } from '@forecourt/contract/device';
 import type { Database } from '../db/client.ts';
+import { settlePumps } from './pump-repository.ts';
 
 /** The terminal a device token belongs to, with the scope columns copied onto what it reports. */
 export interface DeviceTerminal {
@@ -218,16 +219,9 @@ export function createDeviceRepository(database: Database) {
             ats,
           ],
         );
-        await q(
-          `update pumps p
-              set last_synapse_status = v.status,
-                  status = case when exists (select 1 from commands c
-                                              where c.pump_id = p.id and c.state in ('queued', 'sent'))
-                                then p.status else v.status end,
-                  updated_at = now()
-             from unnest($1::int[], $2::int2[]) as v(id, status)
-            where p.id = v.id and p.site_id = $3`,
-          [[...latest.keys()], [...latest.values()].map((v) => v.status), t.siteId],
+        await settlePumps(
+          q,
+          [...latest].map(([id, v]) => ({ id, confirmed: v.status })),
         );
       });
       return entries.length;

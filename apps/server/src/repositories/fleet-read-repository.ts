@@ -9,6 +9,7 @@ import type { Pump, PumpStatusLog } from '@forecourt/contract/pumps';
 import { MARKER_COLOR_OF_CONNECTIVITY, markerColor, UNKNOWN_MARKER_COLOR } from '@forecourt/contract/rules';
 import type { Battery, Environment, FlashDrive, Shock } from '@forecourt/contract/terminals';
 import type { Database } from '../db/client.ts';
+import { type PumpDbRow, pumpSelect, toPump, toPumpRow } from './pump-repository.ts';
 import { iso, num, Params, type ReadScope, scopeColumn, siteColumn } from './read-scope.ts';
 
 /** The contract's marker colour rule as SQL over `t.connectivity` (the values are the contract's own words). */
@@ -225,28 +226,8 @@ export function createFleetReadRepository(database: Database) {
     },
 
     async sitePumps(siteId: number): Promise<Pump[]> {
-      const rows = await q<{
-        id: number;
-        pump_no: number;
-        site_id: number;
-        site: string;
-        status: number;
-        last: number;
-      }>(
-        `select p.id, p.pump_no, p.site_id, s.title as site, p.status, p.last_synapse_status as last
-           from pumps p join sites s on s.id = p.site_id
-          where p.site_id = $1
-          order by p.pump_no`,
-        [siteId],
-      );
-      return rows.map((r) => ({
-        id: r.id,
-        pump_no: r.pump_no,
-        site: r.site,
-        site_id: r.site_id,
-        status: Number(r.status),
-        last_synapse_status: Number(r.last),
-      }));
+      const rows = await q<PumpDbRow>(`${pumpSelect} where p.site_id = $1 order by p.pump_no`, [siteId]);
+      return rows.map((r) => toPump(toPumpRow(r)));
     },
 
     /** Every pump of a site keyed by its number, each with its newest `perPump` status entries. */

@@ -7,8 +7,8 @@ import type {
   ShockLogEntry,
 } from '@forecourt/contract/logs';
 import { PUMP_STATUS_NORMAL } from '@forecourt/contract/pumps';
-import type { CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database } from '../db/client.ts';
+import { type CommandDbRow, commandSelect, toCommand } from './command-read-model.ts';
 import {
   addLogFilters,
   iso,
@@ -18,29 +18,6 @@ import {
   type ReadScope,
   scopeColumn,
 } from './read-scope.ts';
-
-interface CommandDbRow {
-  id: number | string;
-  kind: 'pump_on' | 'pump_off' | 'reboot';
-  terminal_id: number;
-  terminal_no: string;
-  site_id: number;
-  site_title: string;
-  timezone: string;
-  pump_id: number | null;
-  pump_no: number | null;
-  reboot_type: RebootType | null;
-  state: CommandState;
-  requested_by: number | null;
-  requested_by_name: string | null;
-  detail: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  sent_at: Date | string | null;
-  completed_at: Date | string | null;
-  expires_at: Date | string;
-  history: Array<{ state: CommandState; at: string; detail: string | null }> | string | null;
-}
 
 interface TelemetryDbRow {
   id: number | string;
@@ -109,17 +86,7 @@ export function createLogRepository(database: Database) {
       terminal: 't',
     });
     return database.query<CommandDbRow>(
-      `select c.id, c.kind, c.terminal_id, t.terminal_no, c.site_id, s.title as site_title, s.timezone, c.pump_id, c.pump_no,
-              c.reboot_type, c.state, c.requested_by, c.requested_by_name, c.detail, c.created_at, c.updated_at,
-              c.sent_at, c.completed_at, c.expires_at,
-              coalesce((select json_agg(json_build_object('state', e.state, 'at', e.at, 'detail', e.detail) order by e.id)
-                          from command_events e where e.command_id = c.id), '[]'::json) as history
-         from commands c
-         join terminals t on t.id = c.terminal_id
-         join sites s on s.id = c.site_id
-        where ${where.join(' and ')}
-        order by c.id desc
-        limit ${p.add(f.limit)}`,
+      `${commandSelect} where ${where.join(' and ')} order by c.id desc limit ${p.add(f.limit)}`,
       p.values,
     );
   }
@@ -180,39 +147,13 @@ export function createLogRepository(database: Database) {
       f: LogFilters & { states?: readonly string[] },
     ): Promise<RebootLogEntry[]> {
       const rows = await commands(scope, ['reboot'], f);
-      return rows.map((r) => {
-        const history = typeof r.history === 'string' ? JSON.parse(r.history) : (r.history ?? []);
-        return {
-          id: num(r.id),
-          cursor: String(r.id),
-          kind: r.kind,
-          terminal_id: r.terminal_id,
-          terminal_number: r.terminal_no,
-          site_id: r.site_id,
-          site_title: r.site_title,
-          pump_id: r.pump_id,
-          pump_no: r.pump_no,
-          reboot_type: r.reboot_type,
-          state: r.state,
-          status: commandStatusText(r.state),
-          requested_by: r.requested_by_name,
-          requested_by_id: r.requested_by,
-          created_at: iso(r.created_at)!,
-          updated_at: iso(r.updated_at)!,
-          sent_at: iso(r.sent_at),
-          completed_at: iso(r.completed_at),
-          expires_at: iso(r.expires_at)!,
-          detail: r.detail,
-          timezone: r.timezone,
-          history: (history as Array<{ state: CommandState; at: string; detail: string | null }>).map(
-            (h) => ({
-              state: h.state,
-              at: iso(h.at)!,
-              detail: h.detail ?? null,
-            }),
-          ),
-        };
-      });
+      return rows.map((r) => ({
+        ...toCommand(r),
+        cursor: String(r.id),
+        site_title: r.site_title,
+        status: commandStatusText(r.state),
+        timezone: r.timezone,
+      }));
     },
 
     async pumpActivations(
@@ -220,23 +161,26 @@ export function createLogRepository(database: Database) {
       f: LogFilters & { states?: readonly string[]; pumpNo?: number },
     ): Promise<PumpActivationLogRow[]> {
       const rows = await commands(scope, ['pump_on', 'pump_off'], f);
-      return rows.map((r) => ({
-        id: num(r.id),
-        cursor: String(r.id),
-        pump_id: r.pump_id ?? 0,
-        pump_no: r.pump_no ?? 0,
-        kind: r.kind as 'pump_on' | 'pump_off',
-        state: r.state,
-        requested_by: r.requested_by_name,
-        created_at: iso(r.created_at)!,
-        completed_at: iso(r.completed_at),
-        site: r.site_title,
-        site_id: r.site_id,
-        terminal_id: r.terminal_id,
-        terminal_number: r.terminal_no,
-        detail: r.detail,
-        timezone: r.timezone,
-      }));
+      return rows.map((r) => {
+        const c = toCommand(r);
+        return {
+          id: c.id,
+          cursor: String(r.id),
+          pump_id: c.pump_id ?? 0,
+          pump_no: c.pump_no ?? 0,
+          kind: c.kind as 'pump_on' | 'pump_off',
+          state: c.state,
+          requested_by: c.requested_by,
+          created_at: c.created_at,
+          completed_at: iso(r.completed_at),
+          site: r.site_title,
+          site_id: c.site_id,
+          terminal_id: c.terminal_id,
+          terminal_number: c.terminal_number,
+          detail: c.detail,
+          timezone: r.timezone,
+        };
+      });
     },
 
     async pumpStatus(

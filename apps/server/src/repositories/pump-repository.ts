@@ -1,5 +1,5 @@
 import type { Pump } from '@forecourt/contract/pumps';
-import type { Database } from '../db/client.ts';
+import type { Database, QueryFn } from '../db/client.ts';
 
 export interface PumpRow {
   id: number;
@@ -15,7 +15,8 @@ export const pumpSelect = `
   select p.id, p.pump_no, p.site_id, s.title as site_title, p.terminal_id, p.status, p.last_synapse_status
     from pumps p join sites s on s.id = p.site_id`;
 
-export function toPumpRow(r: {
+/** A row of `pumpSelect`. */
+export interface PumpDbRow {
   id: number;
   pump_no: number;
   site_id: number;
@@ -23,7 +24,10 @@ export function toPumpRow(r: {
   terminal_id: number;
   status: number;
   last_synapse_status: number;
-}): PumpRow {
+}
+
+/** The one mapping of a pump row: `pumpSelect` → PumpRow (→ the public Pump with `toPump`). */
+export function toPumpRow(r: PumpDbRow): PumpRow {
   return {
     id: r.id,
     pumpNo: r.pump_no,
@@ -47,17 +51,42 @@ export function toPump(p: PumpRow): Pump {
   };
 }
 
+/**
+ * The one place pump state is written after a request: each pump's device-confirmed status
+ * (`last_synapse_status`) takes `confirmed` when given (a device report or an acknowledged command), and its
+ * requested `status` follows the confirmed one unless a command of the pump is still queued or sent (then the
+ * request stands until that command ends). The acknowledgement, the deadline sweep and the device's status
+ * reports all settle through here, inside their own transaction.
+ */
+export async function settlePumps(
+  q: QueryFn,
+  pumps: ReadonlyArray<{ id: number; confirmed: number | null }>,
+  at: Date | null = null,
+): Promise<void> {
+  const byId = new Map(pumps.map((p) => [p.id, p.confirmed]));
+  if (!byId.size) return;
+  await q(
+    `update pumps p
+        set last_synapse_status = coalesce(v.confirmed, p.last_synapse_status),
+            status = case when exists (select 1 from commands c
+                                        where c.pump_id = p.id and c.state in ('queued', 'sent'))
+                          then p.status else coalesce(v.confirmed, p.last_synapse_status) end,
+            updated_at = coalesce($3::timestamptz, now())
+       from unnest($1::int[], $2::int2[]) as v(id, confirmed)
+      where p.id = v.id`,
+    [[...byId.keys()], [...byId.values()], at],
+  );
+}
+
 export function createPumpRepository(database: Database) {
   return {
     async get(id: number): Promise<PumpRow | null> {
-      const rows = await database.query<Parameters<typeof toPumpRow>[0]>(`${pumpSelect} where p.id = $1`, [
-        id,
-      ]);
+      const rows = await database.query<PumpDbRow>(`${pumpSelect} where p.id = $1`, [id]);
       return rows[0] ? toPumpRow(rows[0]) : null;
     },
     /** The pumps whose commands a terminal carries. */
     async byTerminal(terminalId: number): Promise<PumpRow[]> {
-      const rows = await database.query<Parameters<typeof toPumpRow>[0]>(
+      const rows = await database.query<PumpDbRow>(
         `${pumpSelect} where p.terminal_id = $1 order by p.pump_no`,
         [terminalId],
       );

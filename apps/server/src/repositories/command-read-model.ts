@@ -1,0 +1,69 @@
+import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
+import { iso } from './read-scope.ts';
+
+/** A row of `commandSelect`: the command, its terminal and site, and its state history. */
+export interface CommandDbRow {
+  id: number | string;
+  kind: CommandKind;
+  terminal_id: number;
+  terminal_no: string;
+  site_id: number;
+  site_title: string;
+  timezone: string;
+  pump_id: number | null;
+  pump_no: number | null;
+  reboot_type: RebootType | null;
+  state: CommandState;
+  requested_by: number | null;
+  requested_by_name: string | null;
+  detail: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  sent_at: Date | string | null;
+  completed_at: Date | string | null;
+  expires_at: Date | string;
+  history: Array<{ state: CommandState; at: string; detail: string | null }> | string | null;
+}
+
+/**
+ * The one read of commands, shared by the command timelines (command-repository) and the reboot and pump
+ * activation logs (log-repository): append `where ...` on `c` (commands), `t` (terminals) and `s` (sites).
+ */
+export const commandSelect = `
+  select c.id, c.kind, c.terminal_id, t.terminal_no, c.site_id, s.title as site_title, s.timezone, c.pump_id,
+         c.pump_no, c.reboot_type, c.state, c.requested_by, c.requested_by_name, c.detail, c.created_at,
+         c.updated_at, c.sent_at, c.completed_at, c.expires_at,
+         coalesce((select json_agg(json_build_object('state', e.state, 'at', e.at, 'detail', e.detail) order by e.id)
+                     from command_events e where e.command_id = c.id), '[]'::json) as history
+    from commands c
+    join terminals t on t.id = c.terminal_id
+    join sites s on s.id = c.site_id`;
+
+/** The public command shape (contract `Command`) of a `commandSelect` row. */
+export function toCommand(r: CommandDbRow): Command {
+  const history = typeof r.history === 'string' ? JSON.parse(r.history) : (r.history ?? []);
+  return {
+    id: Number(r.id),
+    kind: r.kind,
+    terminal_id: r.terminal_id,
+    terminal_number: r.terminal_no,
+    site_id: r.site_id,
+    pump_id: r.pump_id,
+    pump_no: r.pump_no,
+    reboot_type: r.reboot_type,
+    state: r.state,
+    requested_by: r.requested_by_name,
+    requested_by_id: r.requested_by,
+    created_at: iso(r.created_at)!,
+    updated_at: iso(r.updated_at)!,
+    sent_at: iso(r.sent_at),
+    completed_at: iso(r.completed_at),
+    expires_at: iso(r.expires_at)!,
+    detail: r.detail,
+    history: (history as Array<{ state: CommandState; at: string; detail: string | null }>).map((h) => ({
+      state: h.state,
+      at: iso(h.at)!,
+      detail: h.detail ?? null,
+    })),
+  };
+}
