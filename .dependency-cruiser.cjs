@@ -15,7 +15,7 @@ module.exports = {
       comment: 'The contract runs in the browser and on the server: it depends on zod and nothing else.',
       severity: 'error',
       from: { path: '^packages/contract/src/', pathNot: '\\.test\\.ts$' },
-      to: { pathNot: '^packages/contract/src/|^node_modules/zod/' },
+      to: { pathNot: '^packages/contract/src/|(^|/)node_modules/zod/' },
     },
     {
       name: 'widget-imports-widget',
@@ -42,7 +42,7 @@ module.exports = {
       to: {
         path: [
           '^apps/server/src/db/(schema|migrations)/',
-          '^node_modules/(@types/)?(drizzle-orm|pg|pg-[^/]+|@electric-sql/pglite)/',
+          '(^|/)node_modules/(@types/)?(drizzle-orm|pg|pg-[^/]+|@electric-sql/pglite)/',
         ],
       },
     },
