@@ -8,11 +8,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { unavailable } from '../../lib/errors.ts';
-import {
-  createWeatherService,
-  ProviderUnavailableError,
-  weatherOptionsFromEnv,
-} from '../../services/weather.ts';
+import { ProviderUnavailableError } from '../../services/weather/errors.ts';
+import { createWeatherService, weatherOptionsFromEnv } from '../../services/weather/weather-service.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 503: ErrorBodySchema };
 
