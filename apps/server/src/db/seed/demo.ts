@@ -147,21 +147,26 @@ export interface DemoSummary {
   rows: Record<string, number>;
 }
 
-/**
- * Seeds the demo fleet through `ex` (run it inside one transaction). History covers the two weeks before
- * `anchor` (now rounded down to the hour) and runs on to `now`; the same anchor gives the same data.
- */
-export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<DemoSummary> {
-  const nowMs = now.getTime();
-  const anchor = Math.floor(nowMs / HOUR) * HOUR;
-  const start = anchor - HISTORY_DAYS * DAY;
-  const end = Math.min(nowMs, anchor + HOUR);
-  const { sites, terminals, pumps } = buildFleet();
-  const offline = offlineTerminalIds(terminals);
-  const siteById = new Map(sites.map((s) => [s.id, s]));
-  const termById = new Map(terminals.map((t) => [t.id, t]));
+type Timed = { t: number; row: Cell[] };
 
-  // Organisation.
+/** What every part of the demo seed works from: the fleet, and the time window of its history. */
+interface SeedContext {
+  ex: QueryFn;
+  nowMs: number;
+  /** Now rounded down to the hour: the same anchor gives the same data. */
+  anchor: number;
+  start: number;
+  end: number;
+  sites: DemoSite[];
+  terminals: DemoTerminal[];
+  pumps: DemoPump[];
+  siteById: Map<number, DemoSite>;
+  termById: Map<number, DemoTerminal>;
+}
+
+/** The agent, its companies and their sites. */
+async function seedOrganisation(ctx: SeedContext): Promise<void> {
+  const { ex, start, sites } = ctx;
   await bulkInsert(
     ex,
     'agents',
@@ -211,8 +216,12 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
       iso(start),
     ]),
   );
+}
 
-  // Per-terminal history: connectivity, telemetry, alerts, shocks.
+/** Per terminal: its row with the latest readings, and its connectivity, telemetry, alert and shock history. */
+async function seedTerminals(ctx: SeedContext) {
+  const { ex, nowMs, anchor, start, end, terminals, siteById } = ctx;
+  const offline = offlineTerminalIds(terminals);
   const connRows: { t: number; row: Cell[] }[] = [];
   const telemetryRows: { t: number; row: Cell[] }[] = [];
   const alertRows: { t: number; row: Cell[] }[] = [];
@@ -358,8 +367,12 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
     ],
     terminalRows,
   );
+  return { connRows, telemetryRows, alertRows, shockRows, gaps };
+}
 
-  // Pumps, their commands and status entries; reboots per site.
+/** Pumps with their commands and status entries, then a few reboots per site (one requester stream for both). */
+async function seedPumpsAndCommands(ctx: SeedContext, gaps: Map<number, [number, number][]>) {
+  const { ex, start, end, sites, terminals, pumps, siteById, termById } = ctx;
   const userRnd = createRandom(seedOf('requesters'));
   const requester = (siteId: number): [number, string] => {
     const site = siteById.get(siteId)!;
@@ -521,8 +534,12 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
     ],
     pumpRows,
   );
+  return { commandRows, statusRows };
+}
 
-  // Transactions per site following a daily curve; some zero-amount, some under one litre.
+/** Transactions per site following a daily curve; some zero-amount, some under one litre. */
+function transactionRows(ctx: SeedContext, gaps: Map<number, [number, number][]>): Timed[] {
+  const { anchor, start, end, sites, terminals } = ctx;
   const txRows: { t: number; row: Cell[] }[] = [];
   for (const site of sites) {
     const rnd = createRandom(seedOf(`transactions:${site.id}`));
@@ -552,7 +569,22 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
       }
     }
   }
+  return txRows;
+}
 
+/** The time-ordered history rows of every terminal, pump and site. */
+async function seedHistory(
+  ex: QueryFn,
+  h: {
+    connRows: Timed[];
+    alertRows: Timed[];
+    shockRows: Timed[];
+    telemetryRows: Timed[];
+    statusRows: Timed[];
+    txRows: Timed[];
+  },
+): Promise<void> {
+  const { connRows, alertRows, shockRows, telemetryRows, statusRows, txRows } = h;
   const scopeCols = [
     ['terminal_id', 'int'],
     ['site_id', 'int'],
@@ -625,7 +657,13 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
     ],
     rowsOf(txRows),
   );
+}
 
+/** Commands (ids in time order) and their state history. */
+async function seedCommands(
+  ex: QueryFn,
+  commandRows: Array<Timed & { events: [string, number, string | null][] }>,
+) {
   const sortedCommands = byTime(commandRows);
   await bulkInsert(
     ex,
@@ -663,8 +701,11 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
     ],
     sortedCommands.flatMap((c, i) => c.events.map(([state, t, detail]) => [i + 1, state, detail, iso(t)])),
   );
+}
 
-  // Users (password demo1234, argon2id), their links, time zones and a few tickets.
+/** Users (password demo1234, argon2id), their links, time zones and a few tickets. */
+async function seedUsers(ctx: SeedContext): Promise<void> {
+  const { ex, start, anchor } = ctx;
   const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
   await bulkInsert(
     ex,
@@ -755,13 +796,47 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
       ],
     ],
   );
+}
 
-  // Explicit ids were used above: move the sequences past them.
+/** Explicit ids were used: move the sequences past them. */
+async function advanceSequences(ex: QueryFn): Promise<void> {
   for (const table of ['agents', 'companies', 'sites', 'terminals', 'pumps', 'users', 'commands']) {
     await ex(
       `select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 0) + 1 from ${table}), false)`,
     );
   }
+}
+
+/**
+ * Seeds the demo fleet through `ex` (run it inside one transaction). History covers the two weeks before
+ * `anchor` (now rounded down to the hour) and runs on to `now`; the same anchor gives the same data.
+ */
+export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<DemoSummary> {
+  const nowMs = now.getTime();
+  const anchor = Math.floor(nowMs / HOUR) * HOUR;
+  const start = anchor - HISTORY_DAYS * DAY;
+  const { sites, terminals, pumps } = buildFleet();
+  const ctx: SeedContext = {
+    ex,
+    nowMs,
+    anchor,
+    start,
+    end: Math.min(nowMs, anchor + HOUR),
+    sites,
+    terminals,
+    pumps,
+    siteById: new Map(sites.map((s) => [s.id, s])),
+    termById: new Map(terminals.map((t) => [t.id, t])),
+  };
+
+  await seedOrganisation(ctx);
+  const { connRows, telemetryRows, alertRows, shockRows, gaps } = await seedTerminals(ctx);
+  const { commandRows, statusRows } = await seedPumpsAndCommands(ctx, gaps);
+  const txRows = transactionRows(ctx, gaps);
+  await seedHistory(ex, { connRows, alertRows, shockRows, telemetryRows, statusRows, txRows });
+  await seedCommands(ex, commandRows);
+  await seedUsers(ctx);
+  await advanceSequences(ex);
 
   return {
     anchor: iso(anchor),
