@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every suite of the workspace and ends with one line: `N passed, N failed`.
-// Usage: node scripts/test-all.mjs [suite ...]   (suites: lint contract server simulator web e2e)
+// Usage: node scripts/test-all.mjs [suite ...]   (suites: lint contract server simulator web crash e2e)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'forecourt-tests-'));
 const wanted = process.argv.slice(2);
-const all = ['lint', 'contract', 'server', 'simulator', 'web', 'e2e'];
+const all = ['lint', 'contract', 'server', 'simulator', 'web', 'crash', 'e2e'];
 const suites = wanted.length ? wanted : all;
 
 function run(cmd, args, opts = {}) {
@@ -144,6 +144,8 @@ for (const suite of suites) {
   else if (suite === 'server') vitest('server', 'apps/server');
   else if (suite === 'simulator') vitest('simulator', 'apps/simulator');
   else if (suite === 'web') vitest('web', 'apps/web');
+  // The reliability suite: kill -9 of the server, a database restart (apps/server/crash, docs/deploying.md).
+  else if (suite === 'crash') nodeTest('crash', 'apps/server', 'crash');
   else if (suite === 'e2e') {
     if (!ensureChromium()) {
       lines.push('e2e: skipped (no chromium)');

@@ -1,0 +1,274 @@
+/**
+ * The reliability suite (`npm run test:crash`, also run by `npm test`): the real server as a process, killed
+ * with SIGKILL while devices write and while commands are queued, on PGlite and on PostgreSQL; and the
+ * database stopped and started under polling. See docs/deploying.md.
+ */
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import {
+  api,
+  freePort,
+  freshDatabase,
+  postgresReachable,
+  privateCluster,
+  type ServerProcess,
+  signIn,
+  sleep,
+  startServer,
+  tempDir,
+} from './harness.ts';
+
+const TERMINALS = [1, 2, 3, 4];
+const BATCH = 25;
+
+type Query = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+interface Engine {
+  name: 'pglite' | 'postgres';
+  skip: string | false;
+  dataDir: string;
+  databaseUrl?: string;
+  /** Opens the stored data directly (the server stopped), runs `fn`, closes. */
+  inspect<R>(fn: (query: Query) => Promise<R>): Promise<R>;
+  cleanup(): Promise<void>;
+}
+
+async function engines(): Promise<Engine[]> {
+  const lite = tempDir('pglite');
+  const list: Engine[] = [
+    {
+      name: 'pglite',
+      skip: false,
+      dataDir: lite,
+      async inspect(fn) {
+        const client = await PGlite.create(path.join(lite, 'pglite'));
+        try {
+          return await fn(async (sql, params) => (await client.query(sql, params)).rows as never);
+        } finally {
+          await client.close();
+        }
+      },
+      cleanup: async () => rmSync(lite, { recursive: true, force: true }),
+    },
+  ];
+  const reachable = await postgresReachable();
+  const db = reachable ? await freshDatabase() : null;
+  const pgDir = tempDir('postgres');
+  list.push({
+    name: 'postgres',
+    skip: db ? false : 'PostgreSQL is not reachable (DATABASE_URL or 127.0.0.1:5432)',
+    dataDir: pgDir,
+    databaseUrl: db?.url,
+    async inspect(fn) {
+      const c = new pg.Client({ connectionString: db!.url });
+      await c.connect();
+      try {
+        return await fn(async (sql, params) => (await c.query(sql, params)).rows);
+      } finally {
+        await c.end();
+      }
+    },
+    async cleanup() {
+      await db?.drop();
+      rmSync(pgDir, { recursive: true, force: true });
+    },
+  });
+  return list;
+}
+
+const all = await engines();
+
+for (const engine of all) {
+  describe(`kill -9 on ${engine.name}`, { skip: engine.skip }, () => {
+    let port: number;
+    let server: ServerProcess | null = null;
+    let agent: string;
+    const devices = new Map<number, string>();
+    const start = async () => {
+      server = await startServer({ port, dataDir: engine.dataDir, databaseUrl: engine.databaseUrl });
+      agent = await signIn(server.url);
+      return server;
+    };
+
+    before(async () => {
+      port = await freePort();
+      const s = await start();
+      for (const id of TERMINALS) {
+        const r = await api<{ token: string }>(`${s.url}/api/terminal/${id}/device-token/`, {
+          method: 'POST',
+          token: agent,
+        });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        devices.set(id, r.body.token);
+      }
+    });
+    after(async () => {
+      await server?.stop();
+      await engine.cleanup();
+    });
+
+    it('loses no acknowledged telemetry row', async () => {
+      const s = server!;
+      // Each point has its own `at` (one millisecond apart per terminal), so a stored row names its point.
+      const base = Date.now() - 3_600_000;
+      const acked = new Map<number, number[]>(TERMINALS.map((id) => [id, []]));
+      let crashed = false;
+      let seq = 0;
+      const writer = async (id: number) => {
+        while (!crashed) {
+          const points = Array.from({ length: BATCH }, () => base + seq++);
+          try {
+            const r = await api(`${s.url}/api/device/v1/telemetry`, {
+              method: 'POST',
+              device: devices.get(id),
+              body: points.map((at, i) => ({ at: new Date(at).toISOString(), battery_life: i % 100 })),
+            });
+            if (r.status === 202) acked.get(id)!.push(...points);
+            else if (!crashed) throw new Error(`telemetry answered ${r.status}: ${JSON.stringify(r.body)}`);
+          } catch (err) {
+            if (!crashed) throw err;
+          }
+        }
+      };
+      const writing = Promise.all(TERMINALS.map((id) => writer(id)));
+      // Crash in the middle of the ingest, with requests in flight.
+      while ([...acked.values()].reduce((n, a) => n + a.length, 0) < 2_000) await sleep(50);
+      crashed = true;
+      await s.crash();
+      await writing;
+      const total = [...acked.values()].reduce((n, a) => n + a.length, 0);
+      assert.ok(total >= 2_000);
+
+      // The server comes back on the same data, then the stored rows are counted.
+      await (await start()).stop();
+      server = null;
+      const missing = await engine.inspect(async (query) => {
+        let lost = 0;
+        for (const [id, points] of acked) {
+          const rows = await query<{ ms: string }>(
+            `select (extract(epoch from at) * 1000)::bigint::text as ms from telemetry
+              where terminal_id = $1 and at >= $2`,
+            [id, new Date(base).toISOString()],
+          );
+          const stored = new Set(rows.map((r) => Number(r.ms)));
+          lost += points.filter((at) => !stored.has(at)).length;
+        }
+        return lost;
+      });
+      assert.equal(missing, 0, `${missing} of ${total} acknowledged points lost`);
+    });
+
+    it('hands out every queued command exactly once across crashes', async () => {
+      const s = await start();
+      const queued: number[] = [];
+      for (const id of TERMINALS) {
+        const r = await api<{ command: { id: number } }>(`${s.url}/api/terminal/${id}/reboot/`, {
+          method: 'POST',
+          token: agent,
+          body: { reboot_type: id % 2 ? 'software' : 'full' },
+        });
+        assert.equal(r.status, 202, JSON.stringify(r.body));
+        queued.push(r.body.command.id);
+      }
+      // Crash with the commands queued and none handed out.
+      await s.crash();
+      let current = await start();
+      const handedOut: number[] = [];
+      const poll = async (terminal: number) => {
+        const r = await api<Array<{ id: number }>>(`${current.url}/api/device/v1/commands?wait=0`, {
+          device: devices.get(terminal),
+        });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        handedOut.push(...r.body.map((c) => c.id));
+      };
+      // Half the terminals take theirs, then the server is killed again; then everyone polls twice.
+      for (const id of TERMINALS.slice(0, 2)) await poll(id);
+      await current.crash();
+      current = await start();
+      server = current;
+      for (let round = 0; round < 2; round++) for (const id of TERMINALS) await poll(id);
+      assert.deepEqual(
+        [...handedOut].sort((a, b) => a - b),
+        [...queued].sort((a, b) => a - b),
+        'each queued command handed out once',
+      );
+    });
+  });
+}
+
+describe('the database stops and starts under polling', () => {
+  let cluster: Awaited<ReturnType<typeof privateCluster>> = null;
+  let server: ServerProcess | null = null;
+  const dataDir = tempDir('restart');
+  let skip: string | false = false;
+
+  before(async () => {
+    cluster = await privateCluster(Number(process.env.CRASH_PG_PORT ?? 0) || (await freePort()));
+    if (!cluster) {
+      skip = 'initdb/pg_ctl are not available';
+      return;
+    }
+    const db = await freshDatabase(cluster.adminUrl);
+    server = await startServer({ port: await freePort(), dataDir, databaseUrl: db.url });
+  });
+  after(async () => {
+    await server?.stop();
+    cluster?.destroy();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 while it is down and 200 within 5 s of its return, in the same process', async (t) => {
+    if (skip || !server || !cluster) return t.skip(skip || 'no cluster');
+    const s = server;
+    const token = await signIn(s.url);
+    const check = async () => {
+      const [ready, user] = await Promise.all([
+        api(`${s.url}/api/health/ready`, { timeoutMs: 10_000 }),
+        api(`${s.url}/api/user/`, { token, timeoutMs: 10_000 }),
+      ]);
+      return { ready, user };
+    };
+    const up = await check();
+    assert.equal(up.ready.status, 200);
+    assert.equal(up.user.status, 200);
+
+    cluster.stop();
+    // Every answer while it is down: 503 with Retry-After, within 10 s, never 500; the process lives on.
+    const deadline = Date.now() + 3_000;
+    let polls = 0;
+    while (Date.now() < deadline) {
+      const { ready, user } = await check();
+      for (const r of [ready, user]) {
+        assert.equal(r.status, 503, JSON.stringify(r.body));
+        assert.ok(Number(r.headers.get('retry-after')) > 0);
+        assert.ok(r.ms < 10_000);
+      }
+      polls++;
+      await sleep(200);
+    }
+    assert.ok(polls > 0);
+    const live = await api(`${s.url}/api/health`);
+    assert.equal(live.status, 200);
+
+    cluster.start();
+    const back = Date.now();
+    let ready = 0;
+    while (Date.now() - back < 5_000) {
+      const { ready: r, user } = await check();
+      if (r.status === 200 && user.status === 200) {
+        ready = Date.now() - back;
+        break;
+      }
+      assert.equal(r.status === 500 || user.status === 500, false);
+      await sleep(100);
+    }
+    assert.ok(ready > 0, 'ready and reads answer 200 within 5 s of the database starting');
+    assert.equal(s.exited, false);
+    const pid = await api<{ status: string }>(`${s.url}/api/health`);
+    assert.equal(pid.status, 200);
+  });
+});
