@@ -525,6 +525,16 @@ describe.skipIf(postgresUnavailable)('device token rotation', () => {
     // A 30 s wait inside a 20 s test: it passes only when the rotation ended the long-poll.
   }, 20_000);
 
+  it('retiring a token (decommissioning) ends its waiting long-poll and every later call with 401', async () => {
+    const terminal = f.otherCompanySite.terminalId;
+    const token = await provision(terminal);
+    const poll = (await waitingPoll(token)).answer;
+    await t.app.deviceTokens.retire(terminal);
+    expect((await poll).statusCode).toBe(401);
+    expect((await device(token, 'GET', 'me')).statusCode).toBe(401);
+    expect((await device(token, 'POST', 'telemetry', { battery_life: 50 })).statusCode).toBe(401);
+  }, 20_000);
+
   it('a long-poll whose token was rotated elsewhere (another node) is never handed a command', async () => {
     const pump = f.companySite.pump;
     await t.database.query('update pumps set status = 0, last_synapse_status = 0 where id = $1', [pump.id]);

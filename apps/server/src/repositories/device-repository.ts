@@ -76,6 +76,11 @@ export function createDeviceRepository(database: Database) {
       );
     },
 
+    /** Removes a terminal's token (decommissioning): no device may speak for it any more. */
+    async deleteToken(terminalId: number): Promise<void> {
+      await database.query('delete from device_tokens where terminal_id = $1', [terminalId]);
+    },
+
     /** Telemetry rows, and the terminal's latest readings (each only if newer than what the row holds). */
     async insertTelemetry(t: DeviceTerminal, points: TelemetryPoint[], now: Date): Promise<number> {
       const ats: Date[] = [];

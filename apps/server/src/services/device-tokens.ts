@@ -41,6 +41,13 @@ export function createDeviceTokenService(
       return token;
     },
 
+    /** Cuts the terminal's token off with no successor (decommissioning): it and its waiting long-polls get 401. */
+    async retire(terminalId: number): Promise<void> {
+      await repo.deleteToken(terminalId);
+      forgetTerminal(terminalId);
+      onRetired(terminalId);
+    },
+
     async resolve(token: string): Promise<DeviceTerminal | null> {
       const hash = hashDeviceToken(token);
       const hit = cache.get(hash);
