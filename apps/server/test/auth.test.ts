@@ -534,6 +534,33 @@ describe.skipIf(postgresUnavailable)('auth, reading B', () => {
     });
   });
 
+  it('/api-token-refresh/ gives a new token of the same lifetime for a valid one, and nothing for an expired one', async () => {
+    const token = await t.login('site');
+    const res = await send(t, 'POST', '/api-token-refresh/', { token });
+    expect(res.statusCode).toBe(200);
+    const fresh = res.json().token as string;
+    expect(fresh).not.toBe(token);
+    const claims = (tk: string) => JSON.parse(Buffer.from(tk.split('.')[1]!, 'base64url').toString());
+    expect(claims(fresh).exp - claims(fresh).iat).toBe(claims(token).exp - claims(token).iat);
+    expect(claims(fresh).sub).toBe(claims(token).sub);
+    const me = await send(t, 'GET', '/api/user/', undefined, { headers: { authorization: `JWT ${fresh}` } });
+    expect(me.json().username).toBe('site');
+
+    const now = Math.floor(Date.now() / 1000);
+    const expired = forgeToken({
+      sub: claims(token).sub,
+      username: 'site',
+      jti: 'old',
+      iat: now - 100_000,
+      exp: now - 10,
+    });
+    const refused = await send(t, 'POST', '/api-token-refresh/', { token: expired });
+    expect(refused.statusCode).toBe(400);
+    expect(NonFieldErrorsSchema.parse(refused.json()).non_field_errors).toEqual(['Signature has expired.']);
+    const parts = await send(t, 'POST', '/api-token-refresh/', { token: 'a.b' });
+    expect(NonFieldErrorsSchema.parse(parts.json()).non_field_errors).toEqual([MESSAGES.tokenParts]);
+  });
+
   it('/api-token-verify/ says a token must consist of three parts when it does not', async () => {
     for (const token of ['garbage', 'a.b', 'a.b.c.d', 'a..b.c']) {
       const res = await send(t, 'POST', '/api-token-verify/', { token });

@@ -24,6 +24,7 @@ import { z } from 'zod';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.ts';
 import { extractToken } from '../../plugins/auth.ts';
 import { verifyPassword, warmUpPasswords } from '../../services/passwords.ts';
+import { SESSION_TTL_S } from '../../services/tokens.ts';
 
 const MessagesResultSchema = AuthResultSchema.omit({ token: true });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 429: ErrorBodySchema };
@@ -210,6 +211,38 @@ export async function authRoutes(fastify: FastifyInstance) {
         );
       }
       return { token };
+    },
+  );
+
+  // Reading B's refresh (as in djangorestframework-jwt): a valid token buys a new one of the same lifetime
+  // (12 h, or 30 days after remember-me), so a wall screen (`?kiosk=1`) never signs itself out. The old token
+  // stays valid until its own expiry; a revoked, expired or pre-password-change token gets nothing.
+  app.post(
+    '/api-token-refresh/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Exchange a valid token for a new one of the same lifetime; the errors of /api-token-verify/',
+        body: TokenVerifyRequestSchema,
+        response: { 200: TokenResponseSchema, 400: ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const token = request.body.token.trim();
+      const fail = (message: string) => badRequest(message, { non_field_errors: [message] });
+      if (token.split('.').length !== 3) throw fail(MESSAGES.tokenParts);
+      const result = await accounts.checkToken(token);
+      if (!result.ok) {
+        throw fail(
+          result.signature ? (result.expired ? SIGNATURE_EXPIRED : TOKEN_DECODE_FAILED) : result.message,
+        );
+      }
+      const { claims, principal } = result;
+      const rememberMe = claims.exp - claims.iat > SESSION_TTL_S;
+      return {
+        token: app.tokens.sign({ id: principal.userId, username: principal.username }, rememberMe).token,
+      };
     },
   );
 
