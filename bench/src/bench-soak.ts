@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { demoDataset } from './lib/dataset.ts';
 import { authHeader, json, login } from './lib/load.ts';
 import { fmt, isMain, parseArgs, table, writeResult } from './lib/report.ts';
@@ -30,6 +31,10 @@ interface Window {
   window: string;
   requests: number;
   errors: number;
+  /** What the errors were: an HTTP status, or `timeout` / `network`. */
+  errorKinds: Record<string, number>;
+  /** 1-minute load average at the window's end: above ~2 on 2 cores, something else competed. */
+  loadAverage: number;
   p50: number;
   p99: number;
   rssEndMb: number;
@@ -55,7 +60,7 @@ export async function benchSoak(argv = process.argv.slice(2)) {
   const port = args.flags.has('port') ? Number(args.flags.get('port')) : undefined;
   if (!(minutes > 0) || !(windowMin > 0) || windowMin > minutes)
     throw new Error('--minutes and --window must be numbers above 0, the window at most the run');
-  const cores = (await import('node:os')).cpus().length;
+  const cores = os.cpus().length;
   const serverCpu = cores >= 2 ? '0' : undefined;
   const loadCpu = cores >= 2 ? '1' : undefined;
   console.log(
@@ -117,6 +122,11 @@ export async function benchSoak(argv = process.argv.slice(2)) {
     // Operators: each polls every endpoint every 12.5 s (staggered), with If-None-Match as the browser does.
     let latencies: number[] = [];
     let errors = 0;
+    let errorKinds: Record<string, number> = {};
+    const countError = (kind: string) => {
+      errors++;
+      errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
+    };
     let rssSamples: number[] = [];
     const etags = new Map<string, string>();
     let stopped = false;
@@ -133,9 +143,9 @@ export async function benchSoak(argv = process.argv.slice(2)) {
         if (res.status === 200) {
           const e = res.headers.get('etag');
           if (e) etags.set(p, e);
-        } else if (res.status !== 304) errors++;
-      } catch {
-        if (!stopped) errors++;
+        } else if (res.status !== 304) countError(String(res.status));
+      } catch (err) {
+        if (!stopped) countError((err as Error).name === 'TimeoutError' ? 'timeout' : 'network');
       }
     };
     for (let o = 0; o < operators; o++) {
@@ -162,6 +172,8 @@ export async function benchSoak(argv = process.argv.slice(2)) {
         window: `${fmt(w * windowMin, 1)}–${fmt((w + 1) * windowMin, 1)} min`,
         requests: sorted.length,
         errors,
+        errorKinds,
+        loadAverage: Number(os.loadavg()[0].toFixed(2)),
         p50: percentile(sorted, 0.5),
         p99: percentile(sorted, 0.99),
         rssEndMb: rssEnd,
@@ -169,11 +181,15 @@ export async function benchSoak(argv = process.argv.slice(2)) {
       };
       windows.push(row);
       const base = windows[0];
+      const kinds = Object.entries(row.errorKinds)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ');
       console.log(
-        `  ${row.window}: ${row.requests} requests, ${row.errors} errors, p50 ${fmt(row.p50, 1)} ms, p99 ${fmt(row.p99, 1)} ms (first window ${fmt(base.p99, 1)}), RSS ${fmt(rssEnd)} MB (first window ${fmt(base.rssEndMb)} MB)`,
+        `  ${row.window}: ${row.requests} requests, ${row.errors} errors${kinds ? ` (${kinds})` : ''}, load ${row.loadAverage}, p50 ${fmt(row.p50, 1)} ms, p99 ${fmt(row.p99, 1)} ms (first window ${fmt(base.p99, 1)}), RSS ${fmt(rssEnd)} MB (first window ${fmt(base.rssEndMb)} MB)`,
       );
       latencies = [];
       errors = 0;
+      errorKinds = {};
       rssSamples = [];
     }
     stopped = true;
@@ -196,6 +212,7 @@ export async function benchSoak(argv = process.argv.slice(2)) {
         'p99 ÷ first': w.p99 / first.p99,
         'RSS MB': w.rssEndMb,
         'RSS ÷ first': w.rssEndMb / first.rssEndMb,
+        load: w.loadAverage,
       })),
     );
     const verdict = rssOk && p99Ok && totalErrors === 0;
