@@ -26,6 +26,7 @@ import type { Database } from './db/client.ts';
 import { cspDirectives } from './lib/csp.ts';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './lib/db-unavailable.ts';
 import { errorBody } from './lib/errors.ts';
+import { alertMailPlugin } from './plugins/alert-mail.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { devicesPlugin } from './plugins/devices.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -70,7 +71,7 @@ export function isSpaPath(pathname: string): boolean {
 /** Answers that depend on the caller: the API (/api/...) and the sign-in paths of reading B. */
 export function isPersonalPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? '';
-  return /^\/(api\/|api-token-(auth|verify)\/?$|auth\/)/.test(pathname);
+  return /^\/(api\/|api-token-[a-z]+\/?$|auth\/)/.test(pathname);
 }
 
 /** Errors the router raises before any route runs (too-long or malformed path parameter) answer the usual error body. */
@@ -164,6 +165,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(scopePlugin);
   await app.register(snapshotCachePlugin, { ttlMs: opts.config.POLL_CACHE_MS });
   await app.register(devicesPlugin);
+  await app.register(alertMailPlugin);
 
   // Liveness: the process answers (docs/deploying.md). Never asks the database.
   app.get('/api/health', { schema: { hide: true } }, async () => ({
