@@ -34,6 +34,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
+import { createSignInLimitRepository } from './repositories/sign-in-limit-repository.ts';
 import { routes } from './routes/index.ts';
 import { createSignInLimits, type SignInLimitOptions, type SignInLimits } from './services/sign-in-limits.ts';
 import { createTokenService, type TokenService } from './services/tokens.ts';
@@ -101,7 +102,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('database', opts.database);
   app.decorate('tokens', createTokenService(opts.jwtSecret));
   app.decorate('repos', createRepositories(opts.database, opts.config));
-  app.decorate('signInLimits', createSignInLimits(opts.database, opts.signInLimits));
+  app.decorate(
+    'signInLimits',
+    createSignInLimits(createSignInLimitRepository(opts.database), opts.signInLimits),
+  );
   // Expired sign-in counters go every 10 minutes (any node may do it; the delete is idempotent).
   const pruneSignInLimits = setInterval(() => void app.signInLimits.prune().catch(() => {}), 600_000);
   pruneSignInLimits.unref();

@@ -3,6 +3,7 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
+import { createSignInLimitRepository } from '../src/repositories/sign-in-limit-repository.ts';
 import { accountDelayMs, createSignInLimits } from '../src/services/sign-in-limits.ts';
 import { buildTestApp, DEMO_PASSWORD, postgresUnavailable, TEST_JWT_SECRET, type TestApp } from './helper.ts';
 import { orgFixture } from './org-fixtures.ts';
@@ -213,7 +214,7 @@ describe.skipIf(postgresUnavailable)('sign-in limits', () => {
     await t.database.query(
       "insert into sign_in_limits (key, failures, expires_at) values ('login:pair:old|0.0.0.0', 3, now() - interval '1 minute')",
     );
-    const limits = createSignInLimits(t.database);
+    const limits = createSignInLimits(createSignInLimitRepository(t.database));
     expect(await limits.prune()).toBeGreaterThanOrEqual(1);
     const left = await t.database.query("select 1 from sign_in_limits where key = 'login:pair:old|0.0.0.0'");
     expect(left).toHaveLength(0);

@@ -1,5 +1,5 @@
 import { LOGIN_LIMITS } from '@forecourt/contract/auth';
-import type { Database } from '../db/client.ts';
+import type { SignInLimitRepository } from '../repositories/sign-in-limit-repository.ts';
 
 /**
  * Sign-in limiting (docs/deploying.md, OWASP ASVS 4.0 V2.2.1: anti-automation without a lockout), kept in
@@ -48,7 +48,7 @@ export function accountDelayMs(
   return Math.min(opts.baseDelayMs * 2 ** steps, opts.maxDelayMs);
 }
 
-export function createSignInLimits(database: Database, options: SignInLimitOptions = {}) {
+export function createSignInLimits(repository: SignInLimitRepository, options: SignInLimitOptions = {}) {
   const o = {
     pairFailures: options.pairFailures ?? LOGIN_LIMITS.perUsername,
     addressFailures: options.addressFailures ?? LOGIN_LIMITS.perAddress,
@@ -65,27 +65,6 @@ export function createSignInLimits(database: Database, options: SignInLimitOptio
     address: `${scope}:address:${address}`,
   });
 
-  async function counts(list: string[]): Promise<Map<string, { failures: number; expiresAt: Date }>> {
-    const rows = await database.query<{ key: string; failures: number; expires_at: Date | string }>(
-      'select key, failures, expires_at from sign_in_limits where key = any($1::text[]) and expires_at > now()',
-      [list],
-    );
-    return new Map(rows.map((r) => [r.key, { failures: r.failures, expiresAt: new Date(r.expires_at) }]));
-  }
-
-  /** Adds one failure to each key, in a window that starts at its first failure. */
-  async function addFailure(list: string[]): Promise<void> {
-    await database.query(
-      `insert into sign_in_limits (key, failures, expires_at)
-         select k, 1, now() + $2::int * interval '1 millisecond' from unnest($1::text[]) as k
-       on conflict (key) do update set
-         failures = case when sign_in_limits.expires_at <= now() then 1 else sign_in_limits.failures + 1 end,
-         expires_at = case when sign_in_limits.expires_at <= now() then excluded.expires_at
-                           else sign_in_limits.expires_at end`,
-      [list, o.windowMs],
-    );
-  }
-
   const remaining = (entry: { expiresAt: Date } | undefined) =>
     entry ? Math.max(1000, entry.expiresAt.getTime() - Date.now()) : 0;
 
@@ -95,7 +74,7 @@ export function createSignInLimits(database: Database, options: SignInLimitOptio
     /** Whether `account` may try from `address` now, and after what delay. `scope` separates sign-in kinds. */
     async check(account: string, address: string, scope = 'login'): Promise<SignInVerdict> {
       const k = keys(scope, account, address);
-      const found = await counts([k.pair, k.known, k.account, k.address]);
+      const found = await repository.counts([k.pair, k.known, k.account, k.address]);
       const pair = found.get(k.pair);
       if (pair && pair.failures >= o.pairFailures) return { blockedMs: remaining(pair), delayMs: 0 };
       const byAddress = found.get(k.address);
@@ -107,28 +86,17 @@ export function createSignInLimits(database: Database, options: SignInLimitOptio
 
     async failed(account: string, address: string, scope = 'login'): Promise<void> {
       const k = keys(scope, account, address);
-      await addFailure([k.pair, k.account, k.address]);
+      await repository.addFailure([k.pair, k.account, k.address], o.windowMs);
     },
 
     /** A success: the pair starts again from zero and is remembered as known. */
     async succeeded(account: string, address: string, scope = 'login'): Promise<void> {
       const k = keys(scope, account, address);
-      await database.query(
-        `with gone as (delete from sign_in_limits where key = $1)
-         insert into sign_in_limits (key, failures, expires_at)
-           values ($2, 0, now() + $3::bigint * interval '1 millisecond')
-         on conflict (key) do update set expires_at = excluded.expires_at`,
-        [k.pair, k.known, o.knownPairMs],
-      );
+      await repository.resetAndRemember(k.pair, k.known, o.knownPairMs);
     },
 
     /** Drops every expired row; returns how many went. */
-    async prune(): Promise<number> {
-      const rows = await database.query<{ n: number }>(
-        'with gone as (delete from sign_in_limits where expires_at <= now() returning 1) select count(*)::int as n from gone',
-      );
-      return rows[0]?.n ?? 0;
-    },
+    prune: (): Promise<number> => repository.prune(),
   };
 }
 export type SignInLimits = ReturnType<typeof createSignInLimits>;
