@@ -105,6 +105,29 @@ describe.skipIf(postgresUnavailable)('actions safe to retry (Idempotency-Key)', 
     ]);
   });
 
+  it('concurrent requests with one key act once: each gets the first answer or a 409 to retry', async () => {
+    const url = `/api/terminal/${f.companySite.terminalId}/reboot/`;
+    const before = await commandsOf(f.companySite.terminalId);
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => post(agent, url, 'reboot-concurrent', { reboot_type: 'software' })),
+    );
+    const accepted = answers.filter((r) => r.statusCode === 202);
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    const ids = new Set(accepted.map((r) => RebootAcceptedSchema.parse(r.json()).command.id));
+    expect(ids.size).toBe(1);
+    for (const r of answers.filter((a) => a.statusCode !== 202)) {
+      expect(r.statusCode).toBe(409);
+      expect(ErrorBodySchema.parse(r.json()).error_text).toBe(
+        'A request with this Idempotency-Key is still being handled: retry in a moment.',
+      );
+    }
+    expect(await commandsOf(f.companySite.terminalId)).toBe(before + 1);
+    const retry = await post(agent, url, 'reboot-concurrent', { reboot_type: 'software' });
+    expect(retry.statusCode).toBe(202);
+    expect(RebootAcceptedSchema.parse(retry.json()).command.id).toBe([...ids][0]);
+    await t.database.query(`update commands set state = 'expired' where id = $1`, [[...ids][0]]);
+  });
+
   it('a retried ticket is stored once', async () => {
     const url = '/api/zendesk/ticket/';
     const payload = { subject: 'Pump 2 jammed', body: 'Since 9am.' };
