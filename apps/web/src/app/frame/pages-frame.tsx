@@ -10,6 +10,7 @@ import { DataProviders } from '../data-providers.tsx';
 import { pagesRoutes } from '../routes/pages-routes.tsx';
 import { FrameFooter } from './frame-footer.tsx';
 import { FrameHeader } from './frame-header.tsx';
+import { useKiosk, useKioskRotation, useKioskSession } from './kiosk.ts';
 import { LayoutColumns } from './layout-columns.tsx';
 import { MenuSidebar } from './menu-sidebar.tsx';
 import { SettingsSidebar } from './settings-sidebar.tsx';
@@ -35,6 +36,25 @@ export default function PagesFrame() {
 function Frame() {
   useSessionWatch();
   useCancelLiveOnNavigate();
+  const kiosk = useKiosk();
+  useKioskSession(kiosk.on);
+  useKioskRotation(kiosk);
+  if (kiosk.on) return <KioskFrame />;
+  return <FullFrame />;
+}
+
+/** A wall screen (`?kiosk=1`, app/frame/kiosk.ts): the dashboard alone, no header, sidebars or footer. */
+function KioskFrame() {
+  return (
+    <main className="fc-main fc-kiosk">
+      <div className="fc-main-inner">
+        <PagesRoutes />
+      </div>
+    </main>
+  );
+}
+
+function FullFrame() {
   const { layout, sidebar } = useLayout();
   const small = useMediaQuery(SMALL_SCREEN, false, { getInitialValueInEffect: false });
   const [mobileOpen, mobile] = useDisclosure(false);

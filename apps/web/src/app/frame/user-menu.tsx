@@ -1,9 +1,14 @@
+import { userKind } from '@forecourt/contract/users';
 import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconLogout, IconUser } from '@tabler/icons-react';
+import { IconDeviceTv, IconLogout, IconUser } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { env } from '../../config/env.ts';
+import { paths } from '../../config/paths.ts';
+import { siteQueries } from '../../lib/api/sites.ts';
 import { useSession } from '../../lib/auth/session.ts';
+import { isDashboardPath } from './kiosk.ts';
 
 /** Avatar path from the user record is relative to the API base address. */
 export function avatarUrl(path: string | null | undefined): string | undefined {
@@ -12,9 +17,28 @@ export function avatarUrl(path: string | null | undefined): string | undefined {
   return `${env.apiBase}${path.startsWith('/') ? path : `/${path}`}`;
 }
 
+/**
+ * Where the "Wall screen" entry leads: the current dashboard in kiosk mode, or from any other page the user's
+ * own dashboard (the agent's, the first company's, the first site's).
+ */
+function useWallScreenLink(): string {
+  const { pathname } = useLocation();
+  const { user } = useSession();
+  const kind = userKind(user);
+  const onDashboard = isDashboardPath(pathname);
+  const firstSite = user?.sites[0]?.id ?? 0;
+  const site = useQuery({ ...siteQueries.detail(firstSite), enabled: !onDashboard && kind === 'site' });
+  let target: string = paths.agentDashboard;
+  if (onDashboard) target = pathname;
+  else if (kind === 'company' && user) target = paths.companyDashboard(user.companies[0]!.id);
+  else if (kind === 'site' && site.data) target = paths.siteDashboard(site.data.company_id, firstSite);
+  return `${target}?kiosk=1`;
+}
+
 export function UserMenu() {
   const { t } = useTranslation();
   const { user } = useSession();
+  const wallScreen = useWallScreenLink();
   const name = user?.name || user?.username || '';
   return (
     <Menu position="bottom-end" shadow="md" width={200}>
@@ -35,6 +59,9 @@ export function UserMenu() {
       <Menu.Dropdown>
         <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
           {t('PROFILE')}
+        </Menu.Item>
+        <Menu.Item component={Link} to={wallScreen} leftSection={<IconDeviceTv size={16} />}>
+          {t('WALL_SCREEN')}
         </Menu.Item>
         <Menu.Item component={Link} to="/auth/logout" leftSection={<IconLogout size={16} />}>
           {t('LOG_OUT')}

@@ -1,4 +1,4 @@
-import { AUTH_TEXTS, type LoginForm, SIGNATURE_EXPIRED } from '@forecourt/contract/auth';
+import { AUTH_TEXTS, type LoginForm, SIGNATURE_EXPIRED, TokenResponseSchema } from '@forecourt/contract/auth';
 import { type CurrentUser, CurrentUserSchema } from '@forecourt/contract/users';
 import { env } from '../../config/env.ts';
 import { api, isApiError } from '../api-client.ts';
@@ -100,5 +100,24 @@ export async function verifyToken(token = sessionStore.get().token): Promise<Ver
     if (!isApiError(error)) return 'ignored';
     const nonField = (error.body as { non_field_errors?: unknown } | null)?.non_field_errors;
     return Array.isArray(nonField) && nonField[0] === SIGNATURE_EXPIRED ? 'expired' : 'ignored';
+  }
+}
+
+/**
+ * Trade the token for a fresh one of the same lifetime (POST /api-token-refresh/), so a wall screen never
+ * signs itself out. The new token is kept unless the session changed meanwhile. False when refused or offline.
+ */
+export async function refreshToken(token = sessionStore.get().token): Promise<boolean> {
+  if (!token) return false;
+  try {
+    const fresh = await api.post(
+      '/api-token-refresh/',
+      { token },
+      { schema: TokenResponseSchema, handleUnauthorized: false },
+    );
+    if (sessionStore.get().token === token) setToken(fresh.token);
+    return true;
+  } catch {
+    return false;
   }
 }
