@@ -15,7 +15,12 @@ export const paths = {
   siteDashboard: (companyId: number, siteId: number) => `/company/${companyId}/site/${siteId}/dashboard`,
   profile: '/profile',
   uiFeatures: (page: string) => `/pages/ui-features/${page}`,
+  admin: (page: AdminPage) => `/admin/${page}`,
 } as const;
+
+/** The Administration area's pages (agents only), in menu order. */
+export const ADMIN_PAGES = ['companies', 'sites', 'terminals', 'pumps', 'users', 'import', 'audit'] as const;
+export type AdminPage = (typeof ADMIN_PAGES)[number];
 
 export const UI_FEATURE_PAGES = [
   'buttons',

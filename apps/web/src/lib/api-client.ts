@@ -42,6 +42,8 @@ export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** JSON body. */
   body?: unknown;
+  /** A text body sent as is instead of JSON (a CSV upload), with its `Content-Type` in `headers`. */
+  text?: string;
   /** Query parameters; undefined, null and '' are left out, arrays repeat the key. */
   query?: Record<string, QueryValue | QueryValue[]>;
   /** Parse the response with this contract schema. */
@@ -134,7 +136,7 @@ function rememberAnswer(key: string, etag: string, value: unknown) {
 }
 
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
-  const { method = 'GET', body, query, schema, signal, headers, handleUnauthorized = true } = options;
+  const { method = 'GET', body, text, query, schema, signal, headers, handleUnauthorized = true } = options;
   const token = sessionStore.get().token;
   const url = apiUrl(path, query);
   const answerKey = method === 'GET' && schema ? `${token}\n${url}` : null;
@@ -149,7 +151,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       ...(last ? { 'If-None-Match': last.etag } : {}),
       ...headers,
     },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
+    body: text ?? (body !== undefined ? JSON.stringify(body) : undefined),
   };
 
   let response: Response;

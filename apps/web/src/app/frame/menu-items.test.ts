@@ -31,4 +31,25 @@ describe('menu items', () => {
       'MENU_UI_FEATURES',
     ]);
   });
+
+  it('only an agent has the Administration entry, after its Logs, with a page per entity', () => {
+    const agent = menuFor({ kind: 'agent', id: 7 });
+    expect(agent.map((i) => i.label)).toEqual([
+      'MENU_DASHBOARD',
+      'MENU_PROFILE',
+      'MENU_LOGS',
+      'MENU_ADMIN',
+      'MENU_UI_FEATURES',
+    ]);
+    expect(agent[3].children?.map((c) => c.to)).toEqual([
+      '/admin/companies',
+      '/admin/sites',
+      '/admin/terminals',
+      '/admin/pumps',
+      '/admin/users',
+      '/admin/import',
+      '/admin/audit',
+    ]);
+    expect(menuFor({ kind: 'site', id: 3 }).some((i) => i.label === 'MENU_ADMIN')).toBe(false);
+  });
 });

@@ -1,12 +1,12 @@
 import { hasLog, LOG_PATHS, type LogKindKey } from '@forecourt/contract/log-paths';
-import { UI_FEATURE_PAGES } from '../../config/paths.ts';
+import { ADMIN_PAGES, type AdminPage, paths, UI_FEATURE_PAGES } from '../../config/paths.ts';
 import type { Scope } from '../../lib/scope.ts';
 
 export interface MenuItem {
   /** Translation key of the label. */
   label: string;
   to?: string;
-  icon: 'dashboard' | 'profile' | 'logs' | 'ui';
+  icon: 'dashboard' | 'profile' | 'logs' | 'ui' | 'admin';
   children?: MenuItem[];
 }
 
@@ -65,8 +65,32 @@ export function logMenu(scope: Scope | null): MenuItem | null {
   return { label: 'MENU_LOGS', icon: 'logs', children };
 }
 
-/** The menu of a user: Dashboard, Profile, their Logs, then the UI features. */
+const ADMIN_LABELS: Record<AdminPage, string> = {
+  companies: 'ADMIN_COMPANIES',
+  sites: 'ADMIN_SITES',
+  terminals: 'ADMIN_TERMINALS',
+  pumps: 'ADMIN_PUMPS',
+  users: 'ADMIN_USERS',
+  import: 'ADMIN_IMPORT',
+  audit: 'ADMIN_AUDIT',
+};
+
+/** The 'Administration' sub-menu: agents only (company and site users get 403 from /api/admin/). */
+export function adminMenu(scope: Scope | null): MenuItem | null {
+  if (scope?.kind !== 'agent') return null;
+  return {
+    label: 'MENU_ADMIN',
+    icon: 'admin',
+    children: ADMIN_PAGES.map((page) => ({
+      label: ADMIN_LABELS[page],
+      to: paths.admin(page),
+      icon: 'admin',
+    })),
+  };
+}
+
+/** The menu of a user: Dashboard, Profile, their Logs, Administration (agents), then the UI features. */
 export function menuFor(scope: Scope | null): MenuItem[] {
-  const logs = logMenu(scope);
-  return logs ? [MENU_ITEMS[0], MENU_ITEMS[1], logs, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;
+  const own = [logMenu(scope), adminMenu(scope)].filter((m): m is MenuItem => m !== null);
+  return own.length ? [MENU_ITEMS[0], MENU_ITEMS[1], ...own, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;
 }

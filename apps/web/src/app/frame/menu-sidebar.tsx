@@ -4,6 +4,7 @@ import {
   IconDashboard,
   IconHeart,
   IconListDetails,
+  IconSettings,
   IconUserCircle,
 } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -18,6 +19,7 @@ const ICONS = {
   profile: IconUserCircle,
   logs: IconListDetails,
   ui: IconComponents,
+  admin: IconSettings,
 };
 
 export interface MenuSidebarProps {

@@ -22,6 +22,15 @@ export const pagesRoutes: RouteObject[] = [
   ),
   lazyPage('profile', () => import('./pages/profile/profile-page.tsx')),
 
+  // Administration (agents only)
+  lazyPage('admin/companies', () => import('./pages/admin/companies-page.tsx')),
+  lazyPage('admin/sites', () => import('./pages/admin/sites-page.tsx')),
+  lazyPage('admin/terminals', () => import('./pages/admin/terminals-page.tsx')),
+  lazyPage('admin/pumps', () => import('./pages/admin/pumps-page.tsx')),
+  lazyPage('admin/users', () => import('./pages/admin/users-page.tsx')),
+  lazyPage('admin/import', () => import('./pages/admin/import-page.tsx')),
+  lazyPage('admin/audit', () => import('./pages/admin/audit-page.tsx')),
+
   // UI features: a living catalogue of Forecourt's own components
   lazyPage('pages/ui-features/buttons', () => import('./pages/ui-features/buttons-page.tsx')),
   lazyPage('pages/ui-features/grid', () => import('./pages/ui-features/grid-page.tsx')),

@@ -8,6 +8,7 @@ import type { Scope } from '../scope.ts';
  * maps a change in the fleet to the prefixes to refresh.
  */
 export const QUERY_ROOTS = {
+  admin: 'admin',
   alerts: 'alerts',
   battery: 'battery',
   commands: 'commands',

@@ -1,5 +1,6 @@
 import { userKind } from '@forecourt/contract/users';
-import { Center, Loader, Text } from '@mantine/core';
+import { Alert, Center, Loader, Text } from '@mantine/core';
+import { IconLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
@@ -59,12 +60,15 @@ function SiteLanding({ siteId }: { siteId: number }) {
   );
 }
 
+/** A user without a role (self-registered): nothing to show until an agent grants access (docs/product.md). */
 function NoFleet() {
   const { t } = useTranslation();
   return (
     <>
       <DashboardHeader title={t('DASHBOARD')} />
-      <Text c="dimmed">{t('KIND_NONE')}</Text>
+      <Alert variant="light" color="blue" icon={<IconLock />} title={t('KIND_NONE')} data-testid="no-access">
+        {t('NO_ACCESS_GRANT')}
+      </Alert>
     </>
   );
 }

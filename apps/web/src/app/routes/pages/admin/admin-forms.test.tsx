@@ -1,0 +1,161 @@
+import { ADMIN_TEXTS } from '@forecourt/contract/admin';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { makeUser } from '../../../../testing/factories.ts';
+import { json, mockFetch } from '../../../../testing/fetch-mock.ts';
+import { renderWithProviders } from '../../../../testing/render.tsx';
+import CompaniesPage, { CompanyFormModal } from './companies-page.tsx';
+import { SiteFormModal } from './sites-page.tsx';
+import { UserFormModal } from './users-page.tsx';
+
+const agent = makeUser();
+const companies = [
+  { id: 11, name: 'Northern Fuels' },
+  { id: 12, name: 'Southern Gas' },
+];
+
+describe('admin forms', () => {
+  it('the site form shows the contract messages, then the 409 and 400 answers next to the fields they name', async () => {
+    const api = mockFetch({
+      'GET /api/admin/companies/': json(companies),
+      'POST /api/admin/sites/': ({ body }) => {
+        const b = body as { number: string };
+        return b.number === '0101'
+          ? json({ data: { errors: ['number 0101 already exists in this company'] } }, 409)
+          : json({ data: { errors: [ADMIN_TEXTS.timezone, 'Something else went wrong'] } }, 400);
+      },
+    });
+    const { user } = renderWithProviders(<SiteFormModal opened onClose={() => {}} companyId={11} />, {
+      user: agent,
+    });
+    const form = within(await screen.findByRole('form', { name: 'New site' }));
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    expect(await form.findByText('title is required')).toBeInTheDocument();
+    expect(form.getByText('number is required')).toBeInTheDocument();
+    expect(form.getByText(ADMIN_TEXTS.lat)).toBeInTheDocument();
+    expect(api.find('POST', '/api/admin/sites/')).toHaveLength(0);
+
+    await user.type(form.getByRole('textbox', { name: 'Title' }), 'Leeds Road');
+    await user.type(form.getByRole('textbox', { name: 'Number' }), '0101');
+    await user.type(form.getByRole('textbox', { name: 'Latitude' }), '95');
+    await user.type(form.getByRole('textbox', { name: 'Longitude' }), '-1.5');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    expect(await form.findByText(ADMIN_TEXTS.lat)).toBeInTheDocument();
+    await user.clear(form.getByRole('textbox', { name: 'Latitude' }));
+    await user.type(form.getByRole('textbox', { name: 'Latitude' }), '53.8');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+
+    // 409: under the number field, which the message names.
+    const number = form.getByRole('textbox', { name: 'Number' });
+    await waitFor(() => expect(number).toHaveAccessibleDescription(/already exists/));
+    const [sent] = api.find('POST', '/api/admin/sites/');
+    expect(sent.body).toMatchObject({
+      company_id: 11,
+      title: 'Leeds Road',
+      number: '0101',
+      lat: 53.8,
+      lng: -1.5,
+    });
+    expect(typeof (sent.body as { timezone: string }).timezone).toBe('string');
+
+    // 400: the time zone message under the time zone, the rest above the buttons.
+    await user.clear(number);
+    await user.type(number, '0102');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    expect(await form.findByText(ADMIN_TEXTS.timezone)).toBeInTheDocument();
+    expect(form.getByRole('alert')).toHaveTextContent('Something else went wrong');
+    expect(number).not.toHaveAccessibleDescription(/already exists/);
+  });
+
+  it('a company user sees that administration is for agents, and nothing is asked of the API', async () => {
+    const api = mockFetch({});
+    renderWithProviders(<CompaniesPage />, { user: makeUser({ agent: null }) });
+    expect(await screen.findByRole('alert')).toHaveTextContent('The Administration area is for agents.');
+    expect(api.calls).toHaveLength(0);
+  });
+
+  it('the companies page lists, searches with ?q= and shows a duplicate name next to the field', async () => {
+    const api = mockFetch({
+      'GET /api/admin/companies/': ({ url }) =>
+        json(
+          companies.filter((c) =>
+            c.name.toLowerCase().includes((url.searchParams.get('q') ?? '').toLowerCase()),
+          ),
+        ),
+      'POST /api/admin/companies/': json(
+        { data: { errors: ['name: a company named Southern Gas already exists'] } },
+        409,
+      ),
+    });
+    const { user, location } = renderWithProviders(<CompaniesPage />, {
+      user: agent,
+      route: '/admin/companies',
+    });
+    const table = await screen.findByRole('table', { name: 'Companies' });
+    expect(within(table).getByText('Northern Fuels')).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: 'Search Companies' }), 'south');
+    await waitFor(() => expect(location.current.search).toBe('?q=south'));
+    await waitFor(() => expect(within(table).queryByText('Northern Fuels')).not.toBeInTheDocument());
+    expect(api.calls.at(-1)?.url.searchParams.get('q')).toBe('south');
+
+    await user.click(screen.getByRole('button', { name: 'New company' }));
+    const form = within(await screen.findByRole('form', { name: 'New company' }));
+    await user.type(form.getByRole('textbox', { name: 'Name' }), 'Southern Gas');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(form.getByRole('textbox', { name: 'Name' })).toHaveAccessibleDescription(
+        'name: a company named Southern Gas already exists',
+      ),
+    );
+  });
+
+  it('a new company is created, the form closes and the list is asked again', async () => {
+    let rows = [...companies];
+    const api = mockFetch({
+      'GET /api/admin/companies/': () => json(rows),
+      'POST /api/admin/companies/': ({ body }) => {
+        const created = { id: 13, name: (body as { name: string }).name };
+        rows = [created, ...rows];
+        return json(created, 201);
+      },
+    });
+    const { user } = renderWithProviders(<CompaniesPage />, { user: agent });
+    await screen.findByRole('table', { name: 'Companies' });
+    await user.click(screen.getByRole('button', { name: 'New company' }));
+    const dialog = within(await screen.findByRole('form', { name: 'New company' }));
+    await user.type(dialog.getByRole('textbox', { name: 'Name' }), 'Eastern Oil');
+    await user.click(dialog.getByRole('button', { name: 'Save' }));
+    expect(
+      await within(screen.getByRole('table', { name: 'Companies' })).findByText('Eastern Oil'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'New company' })).not.toBeInTheDocument();
+    expect(api.find('POST', '/api/admin/companies/')[0].body).toEqual({ name: 'Eastern Oil' });
+  });
+
+  it('the user form asks a site user for sites, as the contract says', async () => {
+    mockFetch({
+      'GET /api/admin/companies/': json(companies),
+      'GET /api/admin/sites/': json([]),
+    });
+    const { user } = renderWithProviders(<UserFormModal opened onClose={() => {}} />, { user: agent });
+    const form = within(await screen.findByRole('form', { name: 'New user' }));
+    await user.type(form.getByRole('textbox', { name: 'Username' }), 'sam');
+    await user.type(form.getByRole('textbox', { name: 'Email' }), 'sam@example.com');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    expect(await form.findByText(ADMIN_TEXTS.siteIdsNeeded)).toBeInTheDocument();
+  });
+
+  it('the company form names the company being edited and sends the new name with PATCH', async () => {
+    const api = mockFetch({ 'PATCH /api/admin/companies/11/': json({ id: 11, name: 'North Fuels' }) });
+    const { user } = renderWithProviders(
+      <CompanyFormModal opened onClose={() => {}} company={companies[0]} />,
+      { user: agent },
+    );
+    const form = within(await screen.findByRole('form', { name: 'Edit company Northern Fuels' }));
+    await user.clear(form.getByRole('textbox', { name: 'Name' }));
+    await user.type(form.getByRole('textbox', { name: 'Name' }), 'North Fuels');
+    await user.click(form.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.find('PATCH', '/api/admin/companies/11/')).toHaveLength(1));
+    expect(api.find('PATCH', '/api/admin/companies/11/')[0].body).toEqual({ name: 'North Fuels' });
+  });
+});

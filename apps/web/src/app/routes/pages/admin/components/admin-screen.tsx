@@ -1,0 +1,152 @@
+import { userKind } from '@forecourt/contract/users';
+import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconLock, IconPlus, IconSearch } from '@tabler/icons-react';
+import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useSession } from '../../../../../lib/auth/session.ts';
+
+/** Typing settles before the list is asked again. */
+export const SEARCH_DELAY_MS = 300;
+
+/** The search text kept in the URL (`?q=`), so a search survives a reload and can be linked. */
+export function useSearchText(): [string, (q: string) => void] {
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const setQ = (next: string) =>
+    setParams(
+      (current) => {
+        const out = new URLSearchParams(current);
+        if (next) out.set('q', next);
+        else out.delete('q');
+        return out;
+      },
+      { replace: true },
+    );
+  return [q, setQ];
+}
+
+/** Another URL parameter of a list (a filter), kept like `q`. */
+export function useUrlParam(name: string): [string, (value: string) => void] {
+  const [params, setParams] = useSearchParams();
+  const value = params.get(name) ?? '';
+  const set = (next: string) =>
+    setParams(
+      (current) => {
+        const out = new URLSearchParams(current);
+        if (next) out.set(name, next);
+        else out.delete(name);
+        return out;
+      },
+      { replace: true },
+    );
+  return [value, set];
+}
+
+function SearchBox({ label }: { label: string }) {
+  const { t } = useTranslation();
+  const [q, setQ] = useSearchText();
+  const [text, setText] = useState(q);
+  const push = useDebouncedCallback(setQ, SEARCH_DELAY_MS);
+  useEffect(() => setText(q), [q]);
+  return (
+    <TextInput
+      aria-label={t('ADMIN_SEARCH_LABEL', { name: label })}
+      placeholder={t('SEARCH')}
+      leftSection={<IconSearch size={14} aria-hidden />}
+      value={text}
+      onChange={(e) => {
+        setText(e.currentTarget.value);
+        push(e.currentTarget.value.trim());
+      }}
+      w={{ base: '100%', sm: 260 }}
+    />
+  );
+}
+
+export interface AdminScreenProps {
+  /** Page title, already translated (also the document title). */
+  title: string;
+  /** Label of the create button; no button when omitted. */
+  createLabel?: string;
+  onCreate?: () => void;
+  /** Show the `?q=` search box. @default true */
+  searchable?: boolean;
+  /** Extra filters beside the search box. */
+  filters?: ReactNode;
+  children: ReactNode;
+}
+
+/** The document title while a page is shown. */
+function useDocumentTitle(title: string) {
+  const { t } = useTranslation();
+  useEffect(() => {
+    const previous = document.title;
+    document.title = `${title} · ${t('APP_NAME')}`;
+    return () => {
+      document.title = previous;
+    };
+  }, [title, t]);
+}
+
+/**
+ * A page of the Administration area for agents only: a company or site user sees why not, and the page
+ * (with its requests, which would answer 403) is not mounted.
+ */
+export function agentsOnly(titleKey: string, Page: ComponentType) {
+  return function AgentsOnlyPage() {
+    const { t } = useTranslation();
+    const { user } = useSession();
+    if (userKind(user) === 'agent') return <Page />;
+    return (
+      <Stack p="md">
+        <Title order={1} size="h3">
+          {t(titleKey)}
+        </Title>
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconLock />}
+          title={t('ADMIN_AGENTS_ONLY_TITLE')}
+          role="alert"
+        >
+          {t('ADMIN_AGENTS_ONLY')}
+        </Alert>
+      </Stack>
+    );
+  };
+}
+
+/** One page of the Administration area: its title, a create button, the search box and filters, then its table. */
+export function AdminScreen({
+  title,
+  createLabel,
+  onCreate,
+  searchable = true,
+  filters,
+  children,
+}: AdminScreenProps) {
+  useDocumentTitle(title);
+  return (
+    <Stack p="md" gap="md" data-testid="admin-screen">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Title order={1} size="h3">
+          {title}
+        </Title>
+        {createLabel && onCreate && (
+          <Button leftSection={<IconPlus size={16} />} onClick={onCreate}>
+            {createLabel}
+          </Button>
+        )}
+      </Group>
+      {(searchable || filters) && (
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          {searchable && <SearchBox label={title} />}
+          {filters}
+        </Group>
+      )}
+      {children}
+    </Stack>
+  );
+}

@@ -1,0 +1,91 @@
+import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DataTable, type DataTableColumn } from '../../../../../components/data-table/data-table.tsx';
+import type { Page } from '../api/admin-queries.ts';
+
+export interface AdminTableProps<T> {
+  query: UseInfiniteQueryResult<InfiniteData<Page<T>>>;
+  columns: DataTableColumn<T>[];
+  rowKey: (row: T) => string | number;
+  /** Accessible name of the table, already translated. */
+  label: string;
+  /** The search text, for the empty state. */
+  q?: string;
+  /** Height of the table body in px. @default 480 */
+  height?: number;
+}
+
+/** A server-paged list: loading, error (with retry), empty and no-match states, then the rows and "Load more". */
+export function AdminTable<T>({ query, columns, rowKey, label, q = '', height = 480 }: AdminTableProps<T>) {
+  const { t } = useTranslation();
+  const rows = useMemo(() => query.data?.pages.flatMap((p) => p.rows) ?? [], [query.data]);
+
+  if (query.isPending) {
+    return (
+      <Center mih={160} role="status" aria-label={t('LOADING')}>
+        <Loader />
+      </Center>
+    );
+  }
+  if (query.isError && rows.length === 0) {
+    return (
+      <Alert
+        color="red"
+        variant="light"
+        icon={<IconAlertTriangle />}
+        title={t('ADMIN_LOAD_ERROR')}
+        role="alert"
+      >
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{query.error.message}</Text>
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconRefresh size={14} />}
+            onClick={() => query.refetch()}
+          >
+            {t('RETRY')}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (rows.length === 0) {
+    return (
+      <Text c="dimmed" role="status" py="lg">
+        {q ? t('ADMIN_NO_MATCH', { q }) : t('ADMIN_EMPTY')}
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="xs">
+      <DataTable
+        rows={rows}
+        columns={columns}
+        rowKey={rowKey}
+        label={label}
+        height={height}
+        searchable={false}
+        followHeaderSearch={false}
+      />
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed" role="status">
+          {t('ADMIN_ROWS_SHOWN', { count: rows.length })}
+        </Text>
+        {query.hasNextPage && (
+          <Button
+            variant="light"
+            size="xs"
+            loading={query.isFetchingNextPage}
+            onClick={() => query.fetchNextPage()}
+          >
+            {t('ADMIN_LOAD_MORE')}
+          </Button>
+        )}
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,97 @@
+import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { provisionDeviceToken } from '../api/admin-mutations.ts';
+
+export interface TokenDialogProps {
+  /** The terminal (database id) and its number, for the texts. */
+  terminal: { id: number; terminal_id: string };
+  opened: boolean;
+  onClose: () => void;
+}
+
+/**
+ * "Provision device token": warns that the terminal's current token stops working, asks, then shows the
+ * new token once with a copy button. Closing forgets it; the server keeps only its hash.
+ */
+export function TokenDialog({ terminal, opened, onClose }: TokenDialogProps) {
+  const { t } = useTranslation();
+  const [token, setToken] = useState<string | null>(null);
+  const mutation = useMutation({
+    mutationFn: () => provisionDeviceToken(terminal.id),
+    onSuccess: (answer) => setToken(answer.token),
+  });
+  const close = () => {
+    setToken(null);
+    mutation.reset();
+    onClose();
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={t('ADMIN_TOKEN_TITLE', { terminal: terminal.terminal_id })}
+      closeButtonProps={{ 'aria-label': t('CLOSE') }}
+    >
+      {token === null ? (
+        <Stack gap="sm">
+          <Alert
+            color="yellow"
+            variant="light"
+            icon={<IconAlertTriangle />}
+            title={t('ADMIN_TOKEN_WARNING_TITLE')}
+          >
+            {t('ADMIN_TOKEN_WARNING')}
+          </Alert>
+          {mutation.isError && (
+            <Alert color="red" variant="light" role="alert">
+              {mutation.error.message}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {t('CANCEL')}
+            </Button>
+            <Button
+              leftSection={<IconKey size={16} />}
+              loading={mutation.isPending}
+              onClick={() => mutation.mutate()}
+            >
+              {t('ADMIN_TOKEN_PROVISION')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <Stack gap="sm">
+          <Text size="sm">{t('ADMIN_TOKEN_ONCE')}</Text>
+          <TextInput
+            label={t('ADMIN_TOKEN_LABEL')}
+            value={token}
+            readOnly
+            onFocus={(e) => e.currentTarget.select()}
+            styles={{ input: { fontFamily: 'monospace' } }}
+            data-testid="device-token"
+          />
+          <Group justify="flex-end">
+            <CopyButton value={token}>
+              {({ copied, copy }) => (
+                <Button
+                  variant="light"
+                  color={copied ? 'teal' : undefined}
+                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  onClick={copy}
+                >
+                  {copied ? t('ADMIN_TOKEN_COPIED') : t('ADMIN_TOKEN_COPY')}
+                </Button>
+              )}
+            </CopyButton>
+            <Button onClick={close}>{t('ADMIN_DONE')}</Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
