@@ -1,6 +1,7 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadEnv } from './config/env.ts';
 import { openDatabase } from './db/client.ts';
+import { prepareNewEmbeddedDatabase } from './db/first-start.ts';
 import { ensureSeeded } from './db/seed/index.ts';
 import { startBackground } from './services/background.ts';
 import { resolveJwtSecret } from './services/tokens.ts';
@@ -18,9 +19,11 @@ async function main() {
   }
 
   const started = Date.now();
+  // A new embedded database is created and seeded in a short-lived child process (its memory peak stays there).
+  const prepared = await prepareNewEmbeddedDatabase(config);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   await database.migrate();
-  const seeded = await ensureSeeded(database, config.SEED);
+  const seeded = prepared ?? (await ensureSeeded(database, config.SEED));
   // Requests never wait on a database that stopped answering (docs/deploying.md).
   database.setQueryTimeout?.(9_000);
 

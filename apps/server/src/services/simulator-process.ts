@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { runningCompiled, serverDir } from '../lib/runtime.ts';
 
 export interface SimulatorProcess {
   /** The running child, null between a crash and its restart. */
@@ -10,7 +10,16 @@ export interface SimulatorProcess {
   stop(): Promise<void>;
 }
 
-export const simulatorDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../simulator');
+export const simulatorDir = path.resolve(serverDir, '../simulator');
+
+/**
+ * How to run the simulator: its compiled bundle (apps/simulator/dist/cli.js, built by `npm start`) beside a
+ * compiled server, its sources under the tsx loader beside a server that runs its own sources.
+ */
+export const simulatorArgv = (url: string): string[] =>
+  runningCompiled
+    ? [path.join(simulatorDir, 'dist/cli.js'), '--url', url]
+    : ['--import', 'tsx', path.join(simulatorDir, 'src/cli.ts'), '--url', url];
 
 /** The address the simulator should call: a wildcard bind address becomes loopback. */
 export function localAddress(address: string): string {
@@ -47,21 +56,17 @@ export function startSimulatorProcess(
   const launch = () => {
     if (stopping) return;
     const startedAt = Date.now();
-    const proc = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(simulatorDir, 'src/cli.ts'), '--url', opts.url],
-      {
-        cwd: simulatorDir,
-        env: {
-          ...process.env,
-          SIMULATOR_PARENT: '1',
-          SIMULATOR_USERNAME: opts.username ?? 'agent',
-          SIMULATOR_PASSWORD: opts.password ?? 'demo1234',
-          SIMULATOR_STATE: simulatorStateFile(app.config.DATA_DIR),
-        },
-        stdio: ['pipe', 'pipe', 'pipe'],
+    const proc = spawn(process.execPath, simulatorArgv(opts.url), {
+      cwd: simulatorDir,
+      env: {
+        ...process.env,
+        SIMULATOR_PARENT: '1',
+        SIMULATOR_USERNAME: opts.username ?? 'agent',
+        SIMULATOR_PASSWORD: opts.password ?? 'demo1234',
+        SIMULATOR_STATE: simulatorStateFile(app.config.DATA_DIR),
       },
-    );
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child = proc;
     createInterface({ input: proc.stdout! }).on('line', (line) => log.info(line));
     createInterface({ input: proc.stderr! }).on('line', (line) => log.warn(line));
