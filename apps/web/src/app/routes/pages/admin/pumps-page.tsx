@@ -12,7 +12,7 @@ import { decommissionEntity, invalidateAfter } from './api/admin-mutations.ts';
 import { adminQueries } from './api/admin-queries.ts';
 import { AdminScreen, agentsOnly, useSearchText, useUrlParam } from './components/admin-screen.tsx';
 import { AdminTable } from './components/admin-table.tsx';
-import { useSiteOptions, withChosen } from './components/entity-options.ts';
+import { useSiteNames, useSiteOptions, withChosen } from './components/entity-options.ts';
 import { FormModal, useEntitySave } from './components/form-modal.tsx';
 import { RowActions } from './components/row-actions.tsx';
 
@@ -54,7 +54,8 @@ export function PumpFormModal({ opened, onClose, pump, siteId }: PumpFormModalPr
   const sites = useSiteOptions();
   const { errors } = form.formState;
   const message = (name: (typeof FIELDS)[number]) => translateMessage(t, errors[name]?.message) || undefined;
-  const chosen = pump ? [{ value: String(pump.site_id), label: `#${pump.site_id}` }] : [];
+  const siteName = useSiteNames();
+  const chosen = pump ? [{ value: String(pump.site_id), label: siteName(pump.site_id) }] : [];
   return (
     <FormModal
       opened={opened}
@@ -103,20 +104,21 @@ function PumpsPage() {
   const siteId = site ? Number(site) : undefined;
   const query = useInfiniteQuery(adminQueries.pumps({ q, site_id: siteId }));
   const sites = useSiteOptions();
+  const siteName = useSiteNames();
   const [editing, setEditing] = useState<AdminPump | null>(null);
   const [open, setOpen] = useState(false);
   const columns = useMemo<DataTableColumn<AdminPump>[]>(
     () => [
       { key: 'id', header: t('ADMIN_ID'), width: '4.5rem', nowrap: true },
       { key: 'pump_no', header: t('ADMIN_PUMP_NO'), nowrap: true },
-      { key: 'site_id', header: t('ADMIN_SITE') },
+      { key: 'site_id', header: t('ADMIN_SITE'), render: (p) => siteName(p.site_id) },
       {
         key: 'actions',
         header: t('ADMIN_ACTIONS'),
         width: '6.5rem',
         render: (p) => (
           <RowActions
-            name={t('ADMIN_PUMP_NAME', { pump: p.pump_no, site: p.site_id })}
+            name={t('ADMIN_PUMP_NAME', { pump: p.pump_no, site: siteName(p.site_id) })}
             onEdit={() => {
               setEditing(p);
               setOpen(true);
@@ -129,7 +131,7 @@ function PumpsPage() {
         ),
       },
     ],
-    [t, client],
+    [t, client, siteName],
   );
   return (
     <AdminScreen
@@ -145,7 +147,7 @@ function PumpsPage() {
           placeholder={t('ADMIN_SITE')}
           clearable
           searchable
-          data={withChosen(sites.options, site ? [{ value: site, label: `#${site}` }] : [])}
+          data={withChosen(sites.options, site ? [{ value: site, label: siteName(Number(site)) }] : [])}
           onSearchChange={sites.onSearch}
           value={site || null}
           onChange={(v) => setSite(v ?? '')}

@@ -13,7 +13,7 @@ import { decommissionEntity, invalidateAfter } from './api/admin-mutations.ts';
 import { adminQueries } from './api/admin-queries.ts';
 import { AdminScreen, agentsOnly, useSearchText, useUrlParam } from './components/admin-screen.tsx';
 import { AdminTable } from './components/admin-table.tsx';
-import { useCompanyOptions, withChosen } from './components/entity-options.ts';
+import { useCompanyNames, useCompanyOptions, withChosen } from './components/entity-options.ts';
 import { FormModal, useEntitySave } from './components/form-modal.tsx';
 import { RowActions } from './components/row-actions.tsx';
 
@@ -77,7 +77,8 @@ export function SiteFormModal({ opened, onClose, site, companyId }: SiteFormModa
     typeof lat === 'number' && typeof lng === 'number' && Number.isFinite(lat) && Number.isFinite(lng)
       ? { lat, lng }
       : null;
-  const chosenCompany = site ? [{ value: String(site.company_id), label: `#${site.company_id}` }] : [];
+  const companyName = useCompanyNames();
+  const chosenCompany = site ? [{ value: String(site.company_id), label: companyName(site.company_id) }] : [];
 
   return (
     <FormModal
@@ -187,6 +188,7 @@ function SitesPage() {
   const companyId = company ? Number(company) : undefined;
   const query = useInfiniteQuery(adminQueries.sites({ q, company_id: companyId }));
   const companies = useCompanyOptions();
+  const companyName = useCompanyNames();
   const [editing, setEditing] = useState<AdminSite | null>(null);
   const [open, setOpen] = useState(false);
   const columns = useMemo<DataTableColumn<AdminSite>[]>(
@@ -194,7 +196,12 @@ function SitesPage() {
       { key: 'id', header: t('ADMIN_ID'), width: '4.5rem', nowrap: true, visibleFrom: 'sm' },
       { key: 'title', header: t('ADMIN_TITLE') },
       { key: 'number', header: t('ADMIN_NUMBER'), width: '6rem', nowrap: true },
-      { key: 'company_id', header: t('ADMIN_COMPANY'), width: '6rem', visibleFrom: 'md' },
+      {
+        key: 'company_id',
+        header: t('ADMIN_COMPANY'),
+        visibleFrom: 'md',
+        render: (s) => companyName(s.company_id),
+      },
       {
         key: 'position',
         header: t('ADMIN_POSITION'),
@@ -222,7 +229,7 @@ function SitesPage() {
         ),
       },
     ],
-    [t, client],
+    [t, client, companyName],
   );
   return (
     <AdminScreen
@@ -238,7 +245,10 @@ function SitesPage() {
           placeholder={t('ADMIN_COMPANY')}
           clearable
           searchable
-          data={withChosen(companies.options, company ? [{ value: company, label: `#${company}` }] : [])}
+          data={withChosen(
+            companies.options,
+            company ? [{ value: company, label: companyName(Number(company)) }] : [],
+          )}
           onSearchChange={companies.onSearch}
           value={company || null}
           onChange={(v) => setCompany(v ?? '')}

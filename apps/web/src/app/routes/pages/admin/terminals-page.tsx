@@ -12,7 +12,7 @@ import { decommissionEntity, invalidateAfter } from './api/admin-mutations.ts';
 import { adminQueries } from './api/admin-queries.ts';
 import { AdminScreen, agentsOnly, useSearchText, useUrlParam } from './components/admin-screen.tsx';
 import { AdminTable } from './components/admin-table.tsx';
-import { useSiteOptions, withChosen } from './components/entity-options.ts';
+import { useSiteNames, useSiteOptions, withChosen } from './components/entity-options.ts';
 import { FormModal, useEntitySave } from './components/form-modal.tsx';
 import { RowActions } from './components/row-actions.tsx';
 import { TokenDialog } from './components/token-dialog.tsx';
@@ -61,7 +61,8 @@ export function TerminalFormModal({ opened, onClose, terminal, siteId }: Termina
   const sites = useSiteOptions();
   const { errors } = form.formState;
   const message = (name: (typeof FIELDS)[number]) => translateMessage(t, errors[name]?.message) || undefined;
-  const chosen = terminal ? [{ value: String(terminal.site_id), label: `#${terminal.site_id}` }] : [];
+  const siteName = useSiteNames();
+  const chosen = terminal ? [{ value: String(terminal.site_id), label: siteName(terminal.site_id) }] : [];
   return (
     <FormModal
       opened={opened}
@@ -128,6 +129,7 @@ function TerminalsPage() {
   const siteId = site ? Number(site) : undefined;
   const query = useInfiniteQuery(adminQueries.terminals({ q, site_id: siteId }));
   const sites = useSiteOptions();
+  const siteName = useSiteNames();
   const [editing, setEditing] = useState<AdminTerminal | null>(null);
   const [open, setOpen] = useState(false);
   const [tokenFor, setTokenFor] = useState<AdminTerminal | null>(null);
@@ -135,7 +137,7 @@ function TerminalsPage() {
     () => [
       { key: 'id', header: t('ADMIN_ID'), width: '4.5rem', nowrap: true, visibleFrom: 'sm' },
       { key: 'terminal_id', header: t('ADMIN_TERMINAL_ID'), nowrap: true },
-      { key: 'site_id', header: t('ADMIN_SITE'), width: '5rem', visibleFrom: 'sm' },
+      { key: 'site_id', header: t('ADMIN_SITE'), visibleFrom: 'sm', render: (x) => siteName(x.site_id) },
       { key: 'card_acceptor_name', header: t('ADMIN_CARD_ACCEPTOR'), visibleFrom: 'md' },
       {
         key: 'actions',
@@ -158,7 +160,7 @@ function TerminalsPage() {
         ),
       },
     ],
-    [t, client],
+    [t, client, siteName],
   );
   return (
     <AdminScreen
@@ -174,7 +176,7 @@ function TerminalsPage() {
           placeholder={t('ADMIN_SITE')}
           clearable
           searchable
-          data={withChosen(sites.options, site ? [{ value: site, label: `#${site}` }] : [])}
+          data={withChosen(sites.options, site ? [{ value: site, label: siteName(Number(site)) }] : [])}
           onSearchChange={sites.onSearch}
           value={site || null}
           onChange={(v) => setSite(v ?? '')}

@@ -11,7 +11,14 @@ import { translateMessage } from '../../../../i18n/messages.ts';
 import { adminQueries } from './api/admin-queries.ts';
 import { AdminScreen, agentsOnly, useSearchText } from './components/admin-screen.tsx';
 import { AdminTable } from './components/admin-table.tsx';
-import { type Option, useCompanyOptions, useSiteOptions, withChosen } from './components/entity-options.ts';
+import {
+  type Option,
+  useCompanyNames,
+  useCompanyOptions,
+  useSiteNames,
+  useSiteOptions,
+  withChosen,
+} from './components/entity-options.ts';
 import { FormModal, useEntitySave } from './components/form-modal.tsx';
 import { RowActions } from './components/row-actions.tsx';
 
@@ -35,8 +42,8 @@ function initialValues(user: AdminUser | null | undefined): Partial<UserForm> {
   } as Partial<UserForm>;
 }
 
-const idOptions = (ids: number[] | undefined): Option[] =>
-  (ids ?? []).map((id) => ({ value: String(id), label: `#${id}` }));
+const idOptions = (ids: number[] | undefined, name: (id: number) => string): Option[] =>
+  (ids ?? []).map((id) => ({ value: String(id), label: name(id) }));
 
 export interface UserFormModalProps {
   opened: boolean;
@@ -70,6 +77,8 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
   });
   const companies = useCompanyOptions();
   const sites = useSiteOptions();
+  const companyName = useCompanyNames();
+  const siteName = useSiteNames();
   const { errors } = form.formState;
   const message = (name: (typeof FIELDS)[number]) =>
     translateMessage(t, (errors as Record<string, { message?: string } | undefined>)[name]?.message) ||
@@ -125,7 +134,7 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
             <MultiSelect
               label={t('ADMIN_USER_COMPANIES')}
               searchable
-              data={withChosen(companies.options, idOptions(field.value))}
+              data={withChosen(companies.options, idOptions(field.value, companyName))}
               onSearchChange={companies.onSearch}
               value={(field.value ?? []).map(String)}
               onChange={(v) => field.onChange(v.map(Number))}
@@ -144,7 +153,7 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
             <MultiSelect
               label={t('ADMIN_USER_SITES')}
               searchable
-              data={withChosen(sites.options, idOptions(field.value))}
+              data={withChosen(sites.options, idOptions(field.value, siteName))}
               onSearchChange={sites.onSearch}
               value={(field.value ?? []).map(String)}
               onChange={(v) => field.onChange(v.map(Number))}
@@ -185,6 +194,8 @@ function UsersPage() {
   const { t } = useTranslation();
   const [q] = useSearchText();
   const query = useInfiniteQuery(adminQueries.users({ q }));
+  const companyName = useCompanyNames();
+  const siteName = useSiteNames();
   const [editing, setEditing] = useState<AdminUser | null>(null);
   const [open, setOpen] = useState(false);
   const columns = useMemo<DataTableColumn<AdminUser>[]>(
@@ -197,6 +208,17 @@ function UsersPage() {
         header: t('ADMIN_ROLE'),
         width: '9rem',
         render: (u) => (u.role ? t(ROLE_LABELS[u.role]) : t('ADMIN_ROLE_NONE')),
+      },
+      {
+        key: 'scope',
+        header: t('ADMIN_SCOPE'),
+        visibleFrom: 'lg',
+        render: (u) =>
+          u.role === 'site'
+            ? u.site_ids.map(siteName).join(', ')
+            : u.role === 'company'
+              ? u.company_ids.map(companyName).join(', ')
+              : '',
       },
       {
         key: 'disabled',
@@ -229,7 +251,7 @@ function UsersPage() {
         ),
       },
     ],
-    [t],
+    [t, companyName, siteName],
   );
   return (
     <AdminScreen

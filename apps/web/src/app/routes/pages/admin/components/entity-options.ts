@@ -44,3 +44,24 @@ export function withChosen(options: Option[], chosen: Option[]): Option[] {
   const seen = new Set(options.map((o) => o.value));
   return [...options, ...chosen.filter((o) => !seen.has(o.value))];
 }
+
+/** How many companies or sites the tables name by looking them up; beyond that a row shows `#id`. */
+export const NAMES_LIMIT = 1000;
+
+/** `id → name` of the agent's companies (for the sites table), `#id` for one not (yet) known. */
+export function useCompanyNames() {
+  const query = useInfiniteQuery(adminQueries.companies({}, NAMES_LIMIT));
+  return useMemo(() => {
+    const names = new Map((query.data?.pages[0]?.rows ?? []).map((c) => [c.id, c.name]));
+    return (id: number) => names.get(id) ?? `#${id}`;
+  }, [query.data]);
+}
+
+/** `id → "title (number)"` of the agent's sites (for the terminals, pumps and users tables and pickers). */
+export function useSiteNames() {
+  const query = useInfiniteQuery(adminQueries.sites({}, NAMES_LIMIT));
+  return useMemo(() => {
+    const names = new Map((query.data?.pages[0]?.rows ?? []).map((s) => [s.id, `${s.title} (${s.number})`]));
+    return (id: number) => names.get(id) ?? `#${id}`;
+  }, [query.data]);
+}
