@@ -19,8 +19,8 @@ describe.skipIf(postgresUnavailable)('heartbeats and the connectivity watchdog',
       )
     )[0];
   const alertsOf = async (id: number, type: number) =>
-    t.database.query<{ text: string; company_id: number }>(
-      'select text, company_id from alerts where terminal_id = $1 and event_type = $2 order by id',
+    t.database.query<{ text: string; company_id: number; state: string; cleared_at: unknown }>(
+      'select text, company_id, state, cleared_at from alerts where terminal_id = $1 and event_type = $2 order by id',
       [id, type],
     );
   const eventsOf = async (id: number) =>
@@ -57,15 +57,14 @@ describe.skipIf(postgresUnavailable)('heartbeats and the connectivity watchdog',
   });
   afterAll(async () => t?.close());
 
-  it('an unknown terminal comes online on its first call, with one event and one alert', async () => {
+  it('an unknown terminal comes online on its first call, with one event and no alert', async () => {
     expect((await terminal(tid)).connectivity).toBe('unknown');
     const calls = await Promise.all(Array.from({ length: 5 }, call));
     expect(calls.every((r) => r.statusCode === 200)).toBe(true);
     expect((await terminal(tid)).connectivity).toBe('on');
     expect(await eventsOf(tid)).toEqual(['on']);
-    const online = await alertsOf(tid, 4);
-    expect(online).toHaveLength(1);
-    expect(online[0].text).toBe(`Terminal online: terminal ${terminalNo} at ${siteTitle} is reporting again`);
+    // Coming back clears the offline alert (docs/product.md#alert-lifecycle): no 'Terminal online' alert.
+    expect(await alertsOf(tid, 4)).toHaveLength(0);
   });
 
   it('writes coalesced heartbeats on flush', async () => {
@@ -78,7 +77,7 @@ describe.skipIf(postgresUnavailable)('heartbeats and the connectivity watchdog',
     expect(Math.abs(new Date(seen!).getTime() - Date.now())).toBeLessThan(60_000);
   });
 
-  it('marks a silent terminal off after the timeout with an alert, and back on when it calls again', async () => {
+  it('marks a silent terminal off after the timeout with an alert, cleared when it calls again', async () => {
     await call();
     // Not silent long enough yet.
     const soon = await t.app.heartbeats.sweep(new Date(Date.now() + 30_000));
@@ -91,6 +90,7 @@ describe.skipIf(postgresUnavailable)('heartbeats and the connectivity watchdog',
     expect(await eventsOf(tid)).toEqual(['on', 'off']);
     const offline = await alertsOf(tid, 3);
     expect(offline).toHaveLength(1);
+    expect(offline[0].state).toBe('active');
     expect(offline[0].text).toMatch(
       `Terminal offline: terminal ${terminalNo} at ${siteTitle} has not reported since`,
     );
@@ -102,7 +102,11 @@ describe.skipIf(postgresUnavailable)('heartbeats and the connectivity watchdog',
     expect((await call()).statusCode).toBe(200);
     expect((await terminal(tid)).connectivity).toBe('on');
     expect(await eventsOf(tid)).toEqual(['on', 'off', 'on']);
-    expect(await alertsOf(tid, 4)).toHaveLength(2);
+    const after = await alertsOf(tid, 3);
+    expect(after).toHaveLength(1);
+    expect(after[0].state).toBe('cleared');
+    expect(after[0].cleared_at).not.toBeNull();
+    expect(await alertsOf(tid, 4)).toHaveLength(0);
   });
 
   it('does not declare terminals silent within one timeout of the server starting', async () => {

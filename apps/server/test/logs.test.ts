@@ -109,6 +109,12 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
         'terminal',
         'site',
         'company',
+        'severity',
+        'state',
+        'cleared_at',
+        'acknowledged_at',
+        'acknowledged_by',
+        'note',
       ]);
       expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(json.map((r) => r.id));
       expect(rows.slice(1).map((r) => r[5])).toEqual(json.map((r) => r.text));

@@ -49,14 +49,25 @@ export const DeviceEventSchema = z
       'See the event catalogue (docs/event-types.md, EVENT_CATALOGUE in events.ts)',
     ),
     text: z
-      .string({ error: need('text', 'text must be a string') })
+      .string({ error: 'text must be a string' })
       .trim()
       .min(1, 'text is required')
       .max(500, 'text must be at most 500 characters')
-      .describe("'{Event name}: {details}'; the alert's issue is the part before the first colon"),
+      .optional()
+      .describe(
+        "'{Event name}: {details}'; the alert's issue is the part before the first colon. Required unless clear",
+      ),
+    clear: z
+      .literal(true, { error: 'clear must be true (or left out)' })
+      .optional()
+      .describe("true: the condition is over; clears this terminal's active alerts of this event_type"),
     at,
   })
-  .strict();
+  .strict()
+  .superRefine((e, ctx) => {
+    if (!e.clear && e.text === undefined)
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'text is required' });
+  });
 export type DeviceEvent = z.infer<typeof DeviceEventSchema>;
 
 export const DeviceShockSchema = z.object({ reading: num('reading', 0, 1000), at }).strict();

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceEventSchema } from './device.ts';
 import {
+  atLeast,
   EVENT_CATALOGUE,
   EVENT_TYPES,
   eventText,
   eventTexts,
   HARDWARE_EVENT_TYPES,
   isHardwareEvent,
+  SEVERITIES,
+  severityOf,
 } from './events.ts';
 import { eventName } from './formatters.ts';
 
@@ -23,6 +26,16 @@ describe('event catalogue', () => {
     expect(isHardwareEvent(12)).toBe(true);
     expect(isHardwareEvent(3)).toBe(false);
     expect(isHardwareEvent(500)).toBe(false);
+  });
+
+  it('gives every type a severity; an uncatalogued type is minor', () => {
+    for (const e of EVENT_CATALOGUE) expect(SEVERITIES, e.name).toContain(e.severity);
+    expect(severityOf(3)).toBe('critical');
+    expect(severityOf(2)).toBe('minor');
+    expect(severityOf(500)).toBe('minor');
+    expect(atLeast('critical', 'major')).toBe(true);
+    expect(atLeast('minor', 'major')).toBe(false);
+    expect(atLeast('info', 'info')).toBe(true);
   });
 
   it('only the connectivity watchdog types are raised by the server', () => {

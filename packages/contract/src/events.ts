@@ -2,9 +2,25 @@
  * The event-type catalogue (docs/event-types.md): what each `event_type` a device (or the server's
  * connectivity watchdog) reports means. Alert texts follow `'{name}: {details}'`.
  */
+/** How bad an alert is, worst first (docs/event-types.md#severity). */
+export const SEVERITIES = ['critical', 'major', 'minor', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** 0 for critical … 3 for info: smaller is worse. */
+export function severityRank(s: Severity): number {
+  return SEVERITIES.indexOf(s);
+}
+
+/** True when `s` is `min` or worse (`atLeast('major', 'minor')` is true). */
+export function atLeast(s: Severity, min: Severity): boolean {
+  return severityRank(s) <= severityRank(min);
+}
+
 export interface EventType {
   code: number;
   name: string;
+  /** Severity of every alert of this type. */
+  severity: Severity;
   /** A hardware issue: shown by the Hardware issues widget and log. */
   hardware: boolean;
   /** Who raises it: a device, or the server itself (the connectivity watchdog). */
@@ -17,6 +33,7 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 1,
     name: 'Card reader failure',
+    severity: 'major',
     hardware: true,
     raisedBy: 'device',
     details: ['reader not responding', 'chip read error', 'contactless module fault'],
@@ -24,6 +41,7 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 2,
     name: 'Printer failure',
+    severity: 'minor',
     hardware: true,
     raisedBy: 'device',
     details: ['paper out', 'paper jam', 'print head overheated'],
@@ -31,14 +49,23 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 3,
     name: 'Terminal offline',
+    severity: 'critical',
     hardware: false,
     raisedBy: 'server',
     details: ['no heartbeat received'],
   },
-  { code: 4, name: 'Terminal online', hardware: false, raisedBy: 'server', details: ['heartbeat restored'] },
+  {
+    code: 4,
+    name: 'Terminal online',
+    severity: 'info',
+    hardware: false,
+    raisedBy: 'server',
+    details: ['heartbeat restored'],
+  },
   {
     code: 5,
     name: 'Pump status change',
+    severity: 'info',
     hardware: false,
     raisedBy: 'device',
     details: ['pump stopped by attendant', 'pump resumed'],
@@ -46,6 +73,7 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 6,
     name: 'Tank low level',
+    severity: 'major',
     hardware: false,
     raisedBy: 'device',
     details: ['diesel below 10%', 'unleaded below 15%'],
@@ -53,6 +81,7 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 7,
     name: 'Door opened',
+    severity: 'major',
     hardware: false,
     raisedBy: 'device',
     details: ['cabinet door opened', 'service panel opened'],
@@ -60,6 +89,7 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 8,
     name: 'Transaction declined burst',
+    severity: 'major',
     hardware: false,
     raisedBy: 'device',
     details: ['5 declines in 10 minutes'],
@@ -67,6 +97,7 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 9,
     name: 'Software update',
+    severity: 'info',
     hardware: false,
     raisedBy: 'device',
     details: ['version 4.2.1 installed', 'version 4.2.2 installed'],
@@ -74,14 +105,23 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 10,
     name: 'Reboot',
+    severity: 'info',
     hardware: false,
     raisedBy: 'device',
     details: ['software reboot completed', 'full reboot completed'],
   },
-  { code: 11, name: 'Shock detected', hardware: false, raisedBy: 'device', details: ['impact on cabinet'] },
+  {
+    code: 11,
+    name: 'Shock detected',
+    severity: 'major',
+    hardware: false,
+    raisedBy: 'device',
+    details: ['impact on cabinet'],
+  },
   {
     code: 12,
     name: 'Keypad failure',
+    severity: 'major',
     hardware: true,
     raisedBy: 'device',
     details: ['key stuck', 'PIN pad not responding'],
@@ -89,6 +129,7 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 13,
     name: 'Display failure',
+    severity: 'major',
     hardware: true,
     raisedBy: 'device',
     details: ['screen blank', 'backlight fault'],
@@ -96,6 +137,7 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 14,
     name: 'Power supply failure',
+    severity: 'critical',
     hardware: true,
     raisedBy: 'device',
     details: ['mains lost, running on battery', 'voltage out of range'],
@@ -103,6 +145,7 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
   {
     code: 15,
     name: 'Modem failure',
+    severity: 'critical',
     hardware: true,
     raisedBy: 'device',
     details: ['no carrier', 'SIM not detected'],
@@ -118,6 +161,11 @@ export const EVENT_TYPES: Readonly<Record<number, EventType>> = Object.fromEntri
 export const HARDWARE_EVENT_TYPES: readonly number[] = EVENT_CATALOGUE.filter((e) => e.hardware).map(
   (e) => e.code,
 );
+
+/** The catalogue's severity of a type; an uncatalogued type is 'minor' until the catalogue names it. */
+export function severityOf(code: number): Severity {
+  return EVENT_TYPES[code]?.severity ?? 'minor';
+}
 
 export function isHardwareEvent(code: number): boolean {
   return EVENT_TYPES[code]?.hardware === true;

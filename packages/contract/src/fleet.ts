@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BooleanQuerySchema, IsoDateTimeSchema, LimitSchema, LogQuerySchema } from './common.ts';
+import { SEVERITIES } from './events.ts';
 
 export const CompanySchema = z.object({
   id: z.number().int(),
@@ -55,6 +56,11 @@ export const SiteTerminalSchema = TerminalSchema.extend({
 });
 export type SiteTerminal = z.infer<typeof SiteTerminalSchema>;
 
+export const SeveritySchema = z.enum(SEVERITIES);
+export const ALERT_STATES = ['active', 'cleared'] as const;
+export const AlertStateSchema = z.enum(ALERT_STATES);
+export type AlertState = z.infer<typeof AlertStateSchema>;
+
 export const AlertSchema = z.object({
   id: z.number().int(),
   text: z.string(),
@@ -68,8 +74,44 @@ export const AlertSchema = z.object({
   site_id: z.number().int().optional(),
   company_id: z.number().int().optional(),
   cursor: z.string().optional(),
+  severity: SeveritySchema.describe("From the event type's entry in the catalogue (docs/event-types.md)"),
+  state: AlertStateSchema.describe(
+    'active until the condition clears (the terminal reports again, or the device clears it)',
+  ),
+  cleared_at: IsoDateTimeSchema.nullable(),
+  acknowledged_at: IsoDateTimeSchema.nullable().describe('When it was first acknowledged'),
+  acknowledged_by: z.string().nullable().describe('Username of whoever acknowledged it first'),
+  note: z.string().nullable().describe("The acknowledger's note"),
 });
 export type Alert = z.infer<typeof AlertSchema>;
+
+/** `POST /api/alerts/{id}/ack/`: an optional note; acknowledging again keeps the first who, when and note. */
+export const AckAlertBodySchema = z
+  .object({
+    note: z
+      .string({ error: 'note must be a string' })
+      .trim()
+      .max(500, 'note must be at most 500 characters')
+      .optional()
+      .describe('Why, or what is being done'),
+  })
+  .strict();
+export type AckAlertBody = z.infer<typeof AckAlertBodySchema>;
+
+/** `GET /api/alerts/{agent|company}/{id}/sites/`: one row per site with active alerts, worst first. */
+export const AlertSiteSchema = z.object({
+  site_id: z.number().int(),
+  title: z.string(),
+  number: z.string(),
+  active: z.number().int().describe('Active alerts'),
+  unacknowledged: z.number().int().describe('Active alerts nobody has acknowledged'),
+  worst_severity: SeveritySchema,
+  latest_at: IsoDateTimeSchema.describe('Start of the newest active alert'),
+});
+export type AlertSite = z.infer<typeof AlertSiteSchema>;
+
+/** `GET /api/alerts/{agent|company|site}/{id}/count/`: how many alerts match the filters (the bell). */
+export const AlertCountSchema = z.object({ count: z.number().int() });
 
 const EVENT_TYPE_MESSAGE = 'event_type must be a whole number from 1 to 999';
 const eventTypeItem = z.coerce
@@ -83,11 +125,28 @@ export const EventTypeListSchema = z
   .union([eventTypeItem, z.array(eventTypeItem).max(50, 'event_type: at most 50 values')])
   .transform((v) => (Array.isArray(v) ? v : [v]));
 
+/** `state` and `acknowledged`, on every alert list and log (DESIGN "Alert lifecycle"). */
+export const AlertStateFilterSchema = z
+  .enum(ALERT_STATES, { error: "state must be 'active' or 'cleared'" })
+  .optional()
+  .describe('active or cleared');
+export const AcknowledgedFilterSchema = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'acknowledged must be true or false' })
+  .transform((v) => v === true || v === 'true' || v === '1')
+  .optional()
+  .describe('true: only acknowledged; false: only unacknowledged');
+
 export const ListAlertsQuerySchema = z.object({
   limit_to: LimitSchema,
   event_type: EventTypeListSchema.optional().describe('Repeatable; hardware issues are 1, 2, 12, 13, 14, 15'),
   before: LogQuerySchema.shape.before,
   q: z.string().max(200).optional().describe('Case-insensitive substring search in text, terminal and site'),
+  state: AlertStateFilterSchema,
+  acknowledged: AcknowledgedFilterSchema,
+  sort: z
+    .enum(['newest', 'severity'], { error: "sort must be 'newest' or 'severity'" })
+    .optional()
+    .describe('newest (default) or severity: worst first, newest first within a severity'),
 });
 export type ListAlertsQuery = z.infer<typeof ListAlertsQuerySchema>;
 

@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { COMMAND_STATES } from './commands.ts';
 import { BooleanQuerySchema, IsoDateTimeSchema, LimitSchema, LogQuerySchema } from './common.ts';
-import { AlertSchema, EventTypeListSchema } from './fleet.ts';
+import {
+  AcknowledgedFilterSchema,
+  AlertSchema,
+  AlertStateFilterSchema,
+  EventTypeListSchema,
+} from './fleet.ts';
 import { PumpActivationLogEntrySchema, PumpStatusEntrySchema } from './pumps.ts';
 import { CommandSchema, CommandStateSchema, ShockSchema } from './terminals.ts';
 
@@ -25,6 +30,8 @@ const terminalFilter = z
 export const AlertLogQuerySchema = LogQuerySchema.extend({
   event_type: EventTypeListSchema.optional().describe('Repeatable event type filter'),
   terminal: terminalFilter,
+  state: AlertStateFilterSchema,
+  acknowledged: AcknowledgedFilterSchema,
 });
 export type AlertLogQuery = z.infer<typeof AlertLogQuerySchema>;
 export const AlertLogEntrySchema = AlertSchema.extend({ cursor, terminal_id: z.number().int(), timezone });

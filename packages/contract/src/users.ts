@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CompanyRefSchema, SiteRefSchema } from './common.ts';
+import { SEVERITIES } from './events.ts';
 import { confirmPasswordField, emailField, fullNameField, MESSAGES, passwordField } from './validation.ts';
 
 export const CurrentUserSchema = z.object({
@@ -91,3 +92,20 @@ export const ChangePasswordSchema = z
 export type ChangePassword = z.infer<typeof ChangePasswordSchema>;
 
 export const UserSitesResponseSchema = z.array(SiteRefSchema);
+
+/**
+ * `GET|PUT /api/user/notifications/`: mail for each new alert in the user's scope at or above this severity
+ * (null: no mail), at most one mail per site per 15 minutes (docs/product.md#alert-mail).
+ */
+export const NotificationPrefsSchema = z
+  .object({
+    email_min_severity: z
+      .enum(SEVERITIES, { error: `email_min_severity must be ${SEVERITIES.join(', ')} or null` })
+      .nullable()
+      .describe('critical, major, minor, info, or null for no mail'),
+  })
+  .strict();
+export type NotificationPrefs = z.infer<typeof NotificationPrefsSchema>;
+
+/** At most one alert mail per user and site in this window; what else happened is listed in the next. */
+export const ALERT_MAIL_WINDOW_MS = 15 * 60_000;

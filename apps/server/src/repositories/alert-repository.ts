@@ -1,6 +1,8 @@
-import type { Alert } from '@forecourt/contract/fleet';
+import { SEVERITIES, type Severity } from '@forecourt/contract/events';
+import type { Alert, AlertSite, AlertState } from '@forecourt/contract/fleet';
 import { eventName } from '@forecourt/contract/formatters';
 import type { Database } from '../db/client.ts';
+import { severityRankSql } from './alert-sql.ts';
 import {
   addLogFilters,
   iso,
@@ -32,10 +34,66 @@ interface DbRow {
   site_name: string;
   customer_name: string;
   timezone: string;
+  severity: Severity;
+  state: AlertState;
+  cleared_at: Date | string | null;
+  acknowledged_at: Date | string | null;
+  acknowledged_by: string | null;
+  note: string | null;
 }
 
 export interface AlertFilters extends LogFilters {
   eventTypes?: readonly number[];
+  state?: AlertState;
+  acknowledged?: boolean;
+  /** 'severity': worst first, newest first within a severity (no paging). Default newest first. */
+  sort?: 'newest' | 'severity';
+}
+
+const SELECT = `select a.id, a.text, a.started_at, a.created_at, a.event_type, a.terminal_id, a.site_id, a.company_id,
+                a.severity, a.state, a.cleared_at, a.acknowledged_at, a.acknowledged_by, a.note,
+                t.terminal_no as number, s.title as site_name, c.name as customer_name, s.timezone
+           from alerts a
+           join terminals t on t.id = a.terminal_id
+           join sites s on s.id = a.site_id
+           join companies c on c.id = a.company_id`;
+
+function toRow(r: DbRow): AlertRow {
+  return {
+    id: num(r.id),
+    cursor: String(r.id),
+    text: r.text,
+    started_at: iso(r.started_at)!,
+    created_at: iso(r.created_at)!,
+    event_type: Number(r.event_type),
+    number: r.number,
+    issue: eventName(r.text),
+    customer_name: r.customer_name,
+    site_name: r.site_name,
+    site_id: r.site_id,
+    company_id: r.company_id,
+    terminal_id: r.terminal_id,
+    timezone: r.timezone,
+    severity: r.severity,
+    state: r.state,
+    cleared_at: iso(r.cleared_at),
+    acknowledged_at: iso(r.acknowledged_at),
+    acknowledged_by: r.acknowledged_by,
+    note: r.note,
+  };
+}
+
+/** The lifecycle filters (state, acknowledged) on alias `a`. */
+function addLifecycleFilters(where: string[], p: Params, f: Pick<AlertFilters, 'state' | 'acknowledged'>) {
+  if (f.state) where.push(`a.state = ${p.add(f.state)}`);
+  if (f.acknowledged === true) where.push('a.acknowledged_at is not null');
+  if (f.acknowledged === false) where.push('a.acknowledged_at is null');
+}
+
+/** Who acknowledges: recorded on the alert and in the audit log. */
+export interface Acknowledger {
+  userId: number;
+  username: string;
 }
 
 /** Alerts of an agent, company or site: newest first, with the terminal number, site and company names. */
@@ -46,40 +104,103 @@ export function createAlertRepository(database: Database) {
       const where = [`${scopeColumn(scope, 'a')} = ${p.add(scope.id)}`];
       if (f.eventTypes?.length)
         where.push(`a.event_type = any(${p.add(`{${f.eventTypes.join(',')}}`)}::int[])`);
+      addLifecycleFilters(where, p, f);
       addLogFilters(where, p, f, {
         id: 'a.id',
         time: 'a.started_at',
         search: ['a.text', 't.terminal_no', 's.title', 'c.name'],
         terminal: 't',
       });
+      const order = f.sort === 'severity' ? `${severityRankSql('a.severity')}, a.id desc` : 'a.id desc';
       const rows = await database.query<DbRow>(
-        `select a.id, a.text, a.started_at, a.created_at, a.event_type, a.terminal_id, a.site_id, a.company_id,
-                t.terminal_no as number, s.title as site_name, c.name as customer_name, s.timezone
-           from alerts a
-           join terminals t on t.id = a.terminal_id
-           join sites s on s.id = a.site_id
-           join companies c on c.id = a.company_id
+        `${SELECT}
           where ${where.join(' and ')}
-          order by a.id desc
+          order by ${order}
           limit ${p.add(f.limit)}`,
         p.values,
       );
+      return rows.map(toRow);
+    },
+
+    async byId(id: number): Promise<AlertRow | null> {
+      const rows = await database.query<DbRow>(`${SELECT} where a.id = $1`, [id]);
+      return rows[0] ? toRow(rows[0]) : null;
+    },
+
+    /** How many alerts of the scope match the lifecycle filters (the bell). */
+    async count(scope: ReadScope, f: Pick<AlertFilters, 'state' | 'acknowledged' | 'eventTypes'>) {
+      const p = new Params();
+      const where = [`${scopeColumn(scope, 'a')} = ${p.add(scope.id)}`];
+      if (f.eventTypes?.length)
+        where.push(`a.event_type = any(${p.add(`{${f.eventTypes.join(',')}}`)}::int[])`);
+      addLifecycleFilters(where, p, f);
+      const rows = await database.query<{ n: number | string }>(
+        `select count(*) as n from alerts a where ${where.join(' and ')}`,
+        p.values,
+      );
+      return num(rows[0]?.n ?? 0);
+    },
+
+    /** One row per site of the scope with active alerts: worst severity first, then most unacknowledged. */
+    async bySite(scope: ReadScope, limit: number): Promise<AlertSite[]> {
+      const rank = severityRankSql('a.severity');
+      const rows = await database.query<{
+        site_id: number;
+        title: string;
+        number: string;
+        active: number | string;
+        unacknowledged: number | string;
+        worst: number;
+        latest_at: Date | string;
+      }>(
+        `select s.id as site_id, s.title, s.number, count(*) as active,
+                count(*) filter (where a.acknowledged_at is null) as unacknowledged,
+                min(${rank}) as worst, max(a.started_at) as latest_at
+           from alerts a join sites s on s.id = a.site_id
+          where ${scopeColumn(scope, 'a')} = $1 and a.state = 'active'
+          group by s.id, s.title, s.number
+          order by worst, unacknowledged desc, active desc, latest_at desc, s.id
+          limit $2`,
+        [scope.id, limit],
+      );
       return rows.map((r) => ({
-        id: num(r.id),
-        cursor: String(r.id),
-        text: r.text,
-        started_at: iso(r.started_at)!,
-        created_at: iso(r.created_at)!,
-        event_type: Number(r.event_type),
-        number: r.number,
-        issue: eventName(r.text),
-        customer_name: r.customer_name,
-        site_name: r.site_name,
         site_id: r.site_id,
-        company_id: r.company_id,
-        terminal_id: r.terminal_id,
-        timezone: r.timezone,
+        title: r.title,
+        number: r.number,
+        active: num(r.active),
+        unacknowledged: num(r.unacknowledged),
+        worst_severity: SEVERITIES[Math.min(num(r.worst), SEVERITIES.length - 1)]!,
+        latest_at: iso(r.latest_at)!,
       }));
+    },
+
+    /**
+     * Acknowledges an alert unless someone already did (the first who, when and note stay), recording the
+     * acknowledgement in the audit log. Answers whether this call acknowledged it.
+     */
+    async acknowledge(id: number, by: Acknowledger, note: string | null, now: Date): Promise<boolean> {
+      return database.transaction(async (q) => {
+        const rows = await q<{ id: number }>(
+          `update alerts set acknowledged_at = $2, acknowledged_by = $3, acknowledged_by_id = $4, note = $5
+            where id = $1 and acknowledged_at is null
+            returning id`,
+          [id, now, by.username, by.userId, note],
+        );
+        if (!rows.length) return false;
+        await q(
+          `insert into audit_log (at, user_id, username, action, entity, entity_id, before, after)
+           values ($1, $2, $3, 'acknowledge', 'alert', $4, $5::jsonb, $6::jsonb)`,
+          [
+            now,
+            by.userId,
+            by.username,
+            id,
+            JSON.stringify({ acknowledged_at: null, acknowledged_by: null, note: null }),
+            JSON.stringify({ acknowledged_at: now.toISOString(), acknowledged_by: by.username, note }),
+          ],
+        );
+        return true;
+      });
     },
   };
 }

@@ -1,8 +1,12 @@
+import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
+import { queueAlertMailsSql } from './alert-sql.ts';
 
-/** Event types of connectivity alerts (EVENT_CATALOGUE in packages/contract/src/events.ts). */
+/**
+ * The connectivity alert (EVENT_CATALOGUE in packages/contract/src/events.ts): raised when a terminal goes
+ * silent, cleared when it reports again (type 4, 'Terminal online', is history from before alerts cleared).
+ */
 export const EVENT_TERMINAL_OFFLINE = 3;
-export const EVENT_TERMINAL_ONLINE = 4;
 
 /**
  * Terminal heartbeats and on/off transitions. Every transition is a conditional UPDATE, so concurrent callers
@@ -11,7 +15,10 @@ export const EVENT_TERMINAL_ONLINE = 4;
  */
 export function createConnectivityRepository(database: Database) {
   return {
-    /** Marks a terminal 'on' if it was not; true when this call made the change (and wrote event + alert). */
+    /**
+     * Marks a terminal 'on' if it was not; true when this call made the change (and wrote the connectivity event
+     * and cleared the terminal's active offline alerts).
+     */
     async markOnline(terminalId: number, at: Date): Promise<boolean> {
       const rows = await database.query<{ id: number }>(
         `with back as (
@@ -22,12 +29,12 @@ export function createConnectivityRepository(database: Database) {
          ), ev as (
            insert into connectivity_events (terminal_id, site_id, company_id, agent_id, status, at)
            select id, site_id, company_id, agent_id, 'on', $2 from back
+         ), cleared as (
+           update alerts a set state = 'cleared', cleared_at = $2
+             from back b
+            where a.terminal_id = b.id and a.event_type = ${EVENT_TERMINAL_OFFLINE} and a.state = 'active'
          )
-         insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at)
-         select b.id, b.site_id, b.company_id, b.agent_id, ${EVENT_TERMINAL_ONLINE},
-                'Terminal online: terminal ' || b.terminal_no || ' at ' || s.title || ' is reporting again', $2, $2
-           from back b join sites s on s.id = b.site_id
-         returning terminal_id as id`,
+         select id from back`,
         [terminalId, at],
       );
       return rows.length > 0;
@@ -58,15 +65,20 @@ export function createConnectivityRepository(database: Database) {
          ), ev as (
            insert into connectivity_events (terminal_id, site_id, company_id, agent_id, status, at)
            select id, site_id, company_id, agent_id, 'off', $2 from gone
+         ), raised as (
+           insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at,
+                               severity)
+           select g.id, g.site_id, g.company_id, g.agent_id, ${EVENT_TERMINAL_OFFLINE},
+                  'Terminal offline: terminal ' || g.terminal_no || ' at ' || s.title || ' has not reported '
+                    || case when g.last_seen_at is null then 'yet'
+                            else 'since ' || to_char(g.last_seen_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC' end,
+                  $2, $2, '${severityOf(EVENT_TERMINAL_OFFLINE)}'
+             from gone g join sites s on s.id = g.site_id
+           returning id, terminal_id, site_id, company_id, agent_id, severity
+         ), mails as (
+           ${queueAlertMailsSql('raised')}
          )
-         insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at)
-         select g.id, g.site_id, g.company_id, g.agent_id, ${EVENT_TERMINAL_OFFLINE},
-                'Terminal offline: terminal ' || g.terminal_no || ' at ' || s.title || ' has not reported '
-                  || case when g.last_seen_at is null then 'yet'
-                          else 'since ' || to_char(g.last_seen_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC' end,
-                $2, $2
-           from gone g join sites s on s.id = g.site_id
-         returning terminal_id as id`,
+         select terminal_id as id from raised`,
         [cutoff, now],
       );
       return rows.map((r) => r.id);

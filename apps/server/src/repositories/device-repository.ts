@@ -5,7 +5,9 @@ import type {
   DeviceTransaction,
   TelemetryPoint,
 } from '@forecourt/contract/device';
+import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
+import { queueAlertMailsSql } from './alert-sql.ts';
 import { settlePumps } from './pump-repository.ts';
 
 /** The terminal a device token belongs to, with the scope columns copied onto what it reports. */
@@ -136,25 +138,64 @@ export function createDeviceRepository(database: Database) {
       return points.length;
     },
 
-    /** Events become alerts, with the terminal's agent, company and site copied on. */
-    async insertEvents(t: DeviceTerminal, events: DeviceEvent[], now: Date): Promise<number> {
+    /**
+     * Events become alerts, with the terminal's agent, company and site and the catalogue's severity copied on,
+     * and their mails queued. An event with `clear: true` clears the terminal's active alerts of its type instead.
+     * A batch is applied in order, in one transaction: [raise 2, clear 2] leaves nothing active, [clear 2,
+     * raise 2] leaves the new one. Answers how many alerts were raised and cleared.
+     */
+    async insertEvents(
+      t: DeviceTerminal,
+      events: DeviceEvent[],
+      now: Date,
+    ): Promise<{ raised: number; cleared: number }> {
+      let raised = 0;
+      let cleared = 0;
       await database.transaction(async (q) => {
-        await q(
-          `insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at)
-           select $1::int, $2::int, $3::int, $4::int, u.*
-             from unnest($5::int2[], $6::text[], $7::timestamptz[]) as u`,
-          [
-            t.id,
-            t.siteId,
-            t.companyId,
-            t.agentId,
-            events.map((e) => e.event_type),
-            events.map((e) => e.text),
-            events.map((e) => atOf(e.at, now)),
-          ],
-        );
+        let run: DeviceEvent[] = [];
+        const raise = async () => {
+          if (!run.length) return;
+          const rows = await q(
+            `with raised as (
+               insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, severity)
+               select $1::int, $2::int, $3::int, $4::int, u.*
+                 from unnest($5::int2[], $6::text[], $7::timestamptz[], $8::text[]) as u
+               returning id, site_id, company_id, agent_id, severity
+             ), mails as (
+               ${queueAlertMailsSql('raised')}
+             )
+             select id from raised`,
+            [
+              t.id,
+              t.siteId,
+              t.companyId,
+              t.agentId,
+              run.map((e) => e.event_type),
+              run.map((e) => e.text ?? ''),
+              run.map((e) => atOf(e.at, now)),
+              run.map((e) => severityOf(e.event_type)),
+            ],
+          );
+          raised += rows.length;
+          run = [];
+        };
+        for (const e of events) {
+          if (!e.clear) {
+            run.push(e);
+            continue;
+          }
+          await raise();
+          const rows = await q(
+            `update alerts set state = 'cleared', cleared_at = $3
+              where terminal_id = $1 and event_type = $2 and state = 'active'
+              returning id`,
+            [t.id, e.event_type, atOf(e.at, now)],
+          );
+          cleared += rows.length;
+        }
+        await raise();
       });
-      return events.length;
+      return { raised, cleared };
     },
 
     async insertShocks(t: DeviceTerminal, shocks: DeviceShock[], now: Date): Promise<number> {

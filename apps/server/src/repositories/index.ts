@@ -8,6 +8,7 @@ import { createDeviceRepository } from './device-repository.ts';
 import { createFleetReadRepository } from './fleet-read-repository.ts';
 import { createIdempotencyRepository } from './idempotency-repository.ts';
 import { createLogRepository } from './log-repository.ts';
+import { createNotificationRepository } from './notification-repository.ts';
 import { createOrgRepository } from './org-repository.ts';
 import { createPrincipalRepository } from './principal-repository.ts';
 import { createPumpRepository } from './pump-repository.ts';
@@ -34,6 +35,7 @@ export function createRepositories(database: Database, _config: Env) {
     fleetReads: createFleetReadRepository(database),
     logs: createLogRepository(database),
     idempotency: createIdempotencyRepository(database),
+    notifications: createNotificationRepository(database),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,7 +1,7 @@
 import type { Database } from '../db/client.ts';
 
-/** What a path id can name; a command sits where its terminal does. */
-export type EntityKind = 'agent' | 'company' | 'site' | 'terminal' | 'pump' | 'command';
+/** What a path id can name; a command or an alert sits where its terminal does. */
+export type EntityKind = 'agent' | 'company' | 'site' | 'terminal' | 'pump' | 'command' | 'alert';
 
 export interface Location {
   agentId: number;
@@ -65,9 +65,10 @@ export function createOrgRepository(database: Database) {
             }
           : null;
       }
-      case 'command': {
+      case 'command':
+      case 'alert': {
         const rows = await q<{ agent_id: number; company_id: number; site_id: number; terminal_id: number }>(
-          'select agent_id, company_id, site_id, terminal_id from commands where id = $1',
+          `select agent_id, company_id, site_id, terminal_id from ${kind === 'alert' ? 'alerts' : 'commands'} where id = $1`,
           [id],
         );
         return rows[0]

@@ -14,6 +14,7 @@ import { terminalRoutes } from './terminals/index.ts';
 import { ticketRoutes } from './tickets/index.ts';
 import { transactionRoutes } from './transactions/index.ts';
 import { userRoutes } from './users/index.ts';
+import { notificationRoutes } from './users/notifications.ts';
 import { weatherRoutes } from './weather/index.ts';
 
 /** Every route plugin of the API, one line each. */
@@ -21,6 +22,7 @@ export async function routes(app: FastifyInstance) {
   void app;
   await app.register(authRoutes);
   await app.register(userRoutes);
+  await app.register(notificationRoutes);
   await app.register(companyRoutes);
   await app.register(siteRoutes);
   await app.register(ticketRoutes);

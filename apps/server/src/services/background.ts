@@ -12,6 +12,7 @@ export async function startBackground(
   const stopSweeper = app.commands.start();
   stops.push(async () => stopSweeper());
   stops.push(app.heartbeats.start());
+  stops.push(app.alertMail.start());
   if (app.config.SIMULATOR) {
     if (await demoAgentExists(app, 'agent')) {
       stops.push(startSimulatorProcess(app, { url: localAddress(ctx.address) }).stop);

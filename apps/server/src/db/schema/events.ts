@@ -1,10 +1,14 @@
+import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   doublePrecision,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -25,9 +29,23 @@ export const alerts = pgTable(
     text: text('text').notNull(),
     startedAt: ts('started_at').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** critical | major | minor | info, from the catalogue when raised (docs/event-types.md). */
+    severity: text('severity').notNull().default('minor'),
+    /** active | cleared (docs/product.md#alert-lifecycle). */
+    state: text('state').notNull().default('active'),
+    clearedAt: ts('cleared_at'),
+    acknowledgedAt: ts('acknowledged_at'),
+    acknowledgedBy: text('acknowledged_by'),
+    acknowledgedById: integer('acknowledged_by_id'),
+    note: text('note'),
   },
   (t) => [
     index('alerts_agent_idx').on(t.agentId, t.id.desc()),
+    // Active alerts: clearing (terminal, type), the widgets, the bell and the by-site view.
+    index('alerts_active_terminal_idx').on(t.terminalId, t.eventType).where(sql`state = 'active'`),
+    index('alerts_active_agent_idx').on(t.agentId, t.id.desc()).where(sql`state = 'active'`),
+    index('alerts_active_company_idx').on(t.companyId, t.id.desc()).where(sql`state = 'active'`),
+    index('alerts_active_site_idx').on(t.siteId, t.id.desc()).where(sql`state = 'active'`),
     index('alerts_company_idx').on(t.companyId, t.id.desc()),
     index('alerts_site_idx').on(t.siteId, t.id.desc()),
     index('alerts_agent_type_idx').on(t.agentId, t.eventType, t.id.desc()),
@@ -125,4 +143,53 @@ export const connectivityEvents = pgTable(
     index('connectivity_events_company_idx').on(t.companyId, t.id.desc()),
     index('connectivity_events_site_idx').on(t.siteId, t.id.desc()),
   ],
+);
+
+/**
+ * Alert mails waiting or sent: one row per recipient and alert, written with the alert (docs/product.md#alert-mail).
+ * A background job sends them, at most one mail per user and site per window.
+ */
+export const alertMails = pgTable(
+  'alert_mails',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    alertId: bigint('alert_id', { mode: 'number' }).notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+  },
+  (t) => [index('alert_mails_pending_idx').on(t.userId, t.siteId).where(sql`sent_at is null`)],
+);
+
+/** Per user and site: when the last alert mail went, and which node holds the right to send the next. */
+export const alertMailSites = pgTable(
+  'alert_mail_sites',
+  {
+    userId: integer('user_id').notNull(),
+    siteId: integer('site_id').notNull(),
+    lastSentAt: ts('last_sent_at'),
+    claimedUntil: ts('claimed_until'),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.siteId] })],
+);
+
+/** Administrative changes, device-token provisioning and alert acknowledgements (docs/product.md#audit). */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: ts('at').notNull().defaultNow(),
+    userId: integer('user_id'),
+    username: text('username'),
+    action: text('action').notNull(),
+    entity: text('entity').notNull(),
+    entityId: bigint('entity_id', { mode: 'number' }),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('audit_log_entity_idx').on(t.entity, t.id.desc())],
 );

@@ -126,6 +126,8 @@ export const users = pgTable(
     picture: text('picture'),
     agentId: integer('agent_id').references(() => agents.id),
     passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
+    /** Alert mail from this severity up; null: none (docs/product.md#alert-mail). */
+    emailMinSeverity: text('email_min_severity'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [

@@ -1,4 +1,4 @@
-import { eventTexts } from '@forecourt/contract/events';
+import { eventTexts, severityOf } from '@forecourt/contract/events';
 import { PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import { createRandom, type Random, seedOf } from '@forecourt/contract/random';
 import { hashPassword } from '../../services/passwords.ts';
@@ -254,11 +254,24 @@ async function seedTerminals(ctx: SeedContext) {
     let lastChange = start;
     for (const [from, to] of termGaps) {
       connRows.push({ t: from, row: [...scope, 'off', iso(from)] });
-      alertRows.push({ t: from, row: [...scope, 3, eventTexts(3)[0]!, iso(from), iso(from + 5 * MINUTE)] });
+      // One offline alert per outage, cleared when the terminal reported again (docs/product.md#alert-lifecycle).
+      const back = Number.isFinite(to) && to <= end;
+      alertRows.push({
+        t: from,
+        row: [
+          ...scope,
+          3,
+          eventTexts(3)[0]!,
+          iso(from),
+          iso(from + 5 * MINUTE),
+          severityOf(3),
+          back ? 'cleared' : 'active',
+          back ? iso(to) : null,
+        ],
+      });
       lastChange = from;
-      if (Number.isFinite(to) && to <= end) {
+      if (back) {
         connRows.push({ t: to, row: [...scope, 'on', iso(to)] });
-        alertRows.push({ t: to, row: [...scope, 4, eventTexts(4)[0]!, iso(to), iso(to + 2_000)] });
         lastChange = to;
       }
     }
@@ -304,12 +317,28 @@ async function seedTerminals(ctx: SeedContext) {
       latestAt = t;
     }
 
-    // Alerts: a few a day, hardware types well represented.
+    // Alerts: a few a day, hardware types well represented. Those of the last day and a half are partly still
+    // active; older ones were cleared within hours (their own random stream: the rest of the seed is unchanged).
     const alertRate = rnd.between(1.5, 4);
+    const lifecycle = createRandom(seedOf(`alert-state:${term.terminalNo}`));
     for (let t = start - Math.log(1 - rnd.next()) * (DAY / alertRate); t <= end; ) {
       const type = rnd.weighted(ALERT_WEIGHTS);
       const text = rnd.pick(eventTexts(type));
-      alertRows.push({ t, row: [...scope, type, text, iso(t), iso(t + rnd.int(1, 20) * 1000)] });
+      const active = t > end - 36 * HOUR && (t > end - 3 * HOUR || lifecycle.chance(0.4));
+      const clearedAt = active ? null : Math.min(end, t + lifecycle.between(10 * MINUTE, 6 * HOUR));
+      alertRows.push({
+        t,
+        row: [
+          ...scope,
+          type,
+          text,
+          iso(t),
+          iso(t + rnd.int(1, 20) * 1000),
+          severityOf(type),
+          active ? 'active' : 'cleared',
+          clearedAt === null ? null : iso(clearedAt),
+        ],
+      });
       t += -Math.log(1 - rnd.next()) * (DAY / alertRate);
     }
 
@@ -607,6 +636,9 @@ async function seedHistory(
       ['text', 'text'],
       ['started_at', 'timestamptz'],
       ['created_at', 'timestamptz'],
+      ['severity', 'text'],
+      ['state', 'text'],
+      ['cleared_at', 'timestamptz'],
     ],
     rowsOf(alertRows),
   );

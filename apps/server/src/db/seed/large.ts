@@ -1,8 +1,11 @@
-import { eventTexts } from '@forecourt/contract/events';
+import { EVENT_CATALOGUE, eventTexts } from '@forecourt/contract/events';
 import { PUMP_STATUS_CODES, PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import type { Database } from '../client.ts';
 import { seedDemo } from './demo.ts';
 import { ALERT_WEIGHTS } from './demo-fleet.ts';
+
+/** The catalogue's severity of `event_type` (docs/event-types.md); uncatalogued types are 'minor'. */
+const SEVERITY_OF_TYPE = `case event_type ${EVENT_CATALOGUE.map((e) => `when ${e.code} then '${e.severity}'`).join(' ')} else 'minor' end`;
 
 /**
  * The scale data set (`SEED=large`) used by the benchmarks: at LARGE_SCALE=1, 5,000 sites, 20,000 terminals,
@@ -380,8 +383,13 @@ export async function seedLarge(
                 and t.connectivity_changed_at < $1::timestamptz + ($6 + 1) * interval '1 day'`;
       const n = await count(
         `with ins as (
-           insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at)
-           select terminal_id, site_id, company_id, agent_id, event_type, text, at, at from (
+           insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at,
+                               severity, state, cleared_at)
+           select terminal_id, site_id, company_id, agent_id, event_type, text, at, at,
+                  ${SEVERITY_OF_TYPE},
+                  case when event_type <> 3 and at < $8::timestamptz - interval '2 days' then 'cleared' else 'active' end,
+                  case when event_type <> 3 and at < $8::timestamptz - interval '2 days' then at + interval '1 hour' end
+             from (
              select t.id as terminal_id, t.site_id, t.company_id, t.agent_id,
                     ($4::int[])[1 + floor(${u('t.id * 1000 + $6 * 10 + k + 77')} * cardinality($4::int[]))::int] as event_type,
                     ($5::text[])[1 + floor(${u('t.id * 1000 + $6 * 10 + k + 77')} * cardinality($5::text[]))::int] as text,

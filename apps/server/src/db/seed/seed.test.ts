@@ -93,7 +93,13 @@ describe.skipIf(postgresUnavailable)('demo seed', () => {
       expect(row!.n, table).toBeGreaterThan(20);
     }
     const types = await q<{ event_type: number }>('select distinct event_type from alerts order by 1');
-    expect(types.map((r) => r.event_type)).toEqual(expect.arrayContaining([1, 2, 3, 4, 12, 13, 14, 15]));
+    expect(types.map((r) => r.event_type)).toEqual(expect.arrayContaining([1, 2, 3, 12, 13, 14, 15]));
+    // An outage is one offline alert, cleared when the terminal came back: no 'Terminal online' alerts.
+    expect(types.map((r) => r.event_type)).not.toContain(4);
+    const offline = await q<{ state: string }>(
+      'select distinct state from alerts where event_type = 3 order by 1',
+    );
+    expect(offline.map((r) => r.state)).toEqual(['active', 'cleared']);
     const conn = await q<{ connectivity: string; n: number }>(
       'select connectivity, count(*)::int n from terminals group by 1 order by 1',
     );

@@ -1,19 +1,38 @@
-import { AlertSchema, ListAlertsQuerySchema } from '@forecourt/contract/fleet';
+import { ErrorBodySchema, LimitSchema } from '@forecourt/contract/common';
+import {
+  AckAlertBodySchema,
+  AcknowledgedFilterSchema,
+  AlertCountSchema,
+  AlertSchema,
+  AlertSiteSchema,
+  AlertStateFilterSchema,
+  EventTypeListSchema,
+  ListAlertsQuerySchema,
+} from '@forecourt/contract/fleet';
 import { SCOPE_KINDS } from '@forecourt/contract/scope';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFound } from '../../lib/errors.ts';
 import { dataRoute } from '../../lib/read-routes.ts';
 
-/** `GET /api/alerts/{agent|company|site}/{id}/`: newest first; `event_type` repeatable (hardware: 1, 2, 12–15). */
-export async function alertRoutes(app: FastifyInstance) {
+const an = (kind: string) => `a${kind === 'agent' ? 'n' : ''} ${kind}`;
+
+/**
+ * Alerts (docs/product.md#alert-lifecycle): `GET /api/alerts/{agent|company|site}/{id}/` newest first (or worst
+ * first with `sort=severity`), filtered by `event_type`, `state` and `acknowledged`; the same filters counted
+ * (`.../count/`, the bell); active alerts by site (`.../sites/`); `POST /api/alerts/{id}/ack/`.
+ */
+export async function alertRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   for (const kind of SCOPE_KINDS) {
     dataRoute(app, {
       url: `/api/alerts/${kind}/:id/`,
       kind,
       tags: ['alerts'],
-      summary: `Alerts of a${kind === 'agent' ? 'n' : ''} ${kind}, newest first`,
+      summary: `Alerts of ${an(kind)}, newest first`,
       description:
-        '`limit_to` (default 100, max 1000), repeatable `event_type` (hardware issues: 1, 2, 12, 13, 14, 15), `before` (cursor), `q` (search).',
+        '`limit_to` (default 100, max 1000), repeatable `event_type` (hardware issues: 1, 2, 12, 13, 14, 15), `state` (active|cleared), `acknowledged` (true|false), `sort` (newest|severity), `before` (cursor), `q` (search).',
       query: ListAlertsQuerySchema,
       response: z.array(AlertSchema),
       load: ({ scope, query }) =>
@@ -22,7 +41,79 @@ export async function alertRoutes(app: FastifyInstance) {
           eventTypes: query.event_type,
           before: query.before,
           q: query.q,
+          state: query.state,
+          acknowledged: query.acknowledged,
+          sort: query.sort,
         }),
     });
+
+    dataRoute(app, {
+      url: `/api/alerts/${kind}/:id/count/`,
+      kind,
+      tags: ['alerts'],
+      summary: `How many alerts of ${an(kind)} match the filters (the notification bell)`,
+      query: z.object({
+        event_type: EventTypeListSchema.optional(),
+        state: AlertStateFilterSchema,
+        acknowledged: AcknowledgedFilterSchema,
+      }),
+      response: AlertCountSchema,
+      load: async ({ scope, query }) => ({
+        count: await app.repos.alerts.count(scope, {
+          eventTypes: query.event_type,
+          state: query.state,
+          acknowledged: query.acknowledged,
+        }),
+      }),
+    });
+
+    if (kind === 'site') continue;
+    dataRoute(app, {
+      url: `/api/alerts/${kind}/:id/sites/`,
+      kind,
+      tags: ['alerts'],
+      summary: `Sites of ${an(kind)} with active alerts, worst first`,
+      description:
+        'One row per site with active alerts: counts, worst severity and the newest start; ordered by worst severity, then unacknowledged, active and newest.',
+      query: z.object({ limit_to: LimitSchema }),
+      response: z.array(AlertSiteSchema),
+      load: ({ scope, query }) => app.repos.alerts.bySite(scope, query.limit_to),
+    });
   }
+
+  app.post(
+    '/api/alerts/:id/ack/',
+    {
+      preValidation: app.scope('alert', 'id'),
+      schema: {
+        tags: ['alerts'],
+        summary: 'Acknowledge an alert (again: the first who, when and note stay)',
+        security: [{ jwt: [] }],
+        params: z.object({ id: z.string().describe('Numeric id') }),
+        body: AckAlertBodySchema.nullish(),
+        response: {
+          200: AlertSchema,
+          400: ErrorBodySchema,
+          401: ErrorBodySchema,
+          403: ErrorBodySchema,
+          404: ErrorBodySchema,
+        },
+      },
+    },
+    async (request) => {
+      const id = request.target!.id;
+      const principal = request.principal!;
+      const note = request.body?.note || null;
+      const done = await app.repos.alerts.acknowledge(
+        id,
+        { userId: principal.userId, username: principal.username },
+        note,
+        new Date(),
+      );
+      const alert = await app.repos.alerts.byId(id);
+      if (!alert) throw notFound(`No alert with id ${id}.`);
+      if (done) app.placeChanged({ siteId: alert.site_id! });
+      return alert;
+    },
+  );
 }

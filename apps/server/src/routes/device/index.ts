@@ -86,8 +86,11 @@ export async function deviceRoutes(fastify: FastifyInstance) {
   write(
     'events',
     DeviceEventSchema,
-    'Events: become alerts (hardware issues are types 1, 2, 12, 13, 14, 15)',
-    (t, items, now) => app.repos.devices.insertEvents(t, items, now),
+    "Events: become alerts (hardware issues are types 1, 2, 12, 13, 14, 15). `{event_type, clear: true}` clears this terminal's active alerts of that type instead",
+    async (t, items, now) => {
+      await app.repos.devices.insertEvents(t, items, now);
+      return items.length;
+    },
     true,
   );
   write('shocks', DeviceShockSchema, 'Shock readings', (t, items, now) =>

@@ -34,7 +34,19 @@ const alertCsv: CsvColumn<AlertEntry>[] = [
   ['terminal', (r) => r.number],
   ['site', (r) => r.site_name],
   ['company', (r) => r.customer_name],
+  ['severity', (r) => r.severity],
+  ['state', (r) => r.state],
+  ['cleared_at', (r) => r.cleared_at],
+  ['acknowledged_at', (r) => r.acknowledged_at],
+  ['acknowledged_by', (r) => r.acknowledged_by],
+  ['note', (r) => r.note],
 ];
+
+/** The alert lifecycle filters of an alert log query (docs/product.md#alert-lifecycle). */
+const lifecycle = (q: { state?: 'active' | 'cleared'; acknowledged?: boolean }) => ({
+  state: q.state,
+  acknowledged: q.acknowledged,
+});
 
 /** The route of a log: `/api/site/:id/pump/status/log/`. */
 const api = (log: LogKindKey, scope: ScopeKind) => logApiPath(log, scope, ':id');
@@ -76,7 +88,7 @@ export async function logRoutes(app: FastifyInstance) {
       csvName: `${kind}-alert-log`,
       csv: alertCsv,
       load: ({ scope, query }) =>
-        app.repos.alerts.list(scope, { ...common(query), eventTypes: query.event_type }),
+        app.repos.alerts.list(scope, { ...common(query), ...lifecycle(query), eventTypes: query.event_type }),
     });
 
     logRoute(app, {
@@ -89,7 +101,11 @@ export async function logRoutes(app: FastifyInstance) {
       csvName: `${kind}-hardware-log`,
       csv: alertCsv,
       load: ({ scope, query }) =>
-        app.repos.alerts.list(scope, { ...common(query), eventTypes: hardwareOnly(query.event_type) }),
+        app.repos.alerts.list(scope, {
+          ...common(query),
+          ...lifecycle(query),
+          eventTypes: hardwareOnly(query.event_type),
+        }),
     });
 
     logRoute(app, {
@@ -194,7 +210,11 @@ export async function logRoutes(app: FastifyInstance) {
     csvName: 'site-hardware-log',
     csv: alertCsv,
     load: ({ scope, query }) =>
-      app.repos.alerts.list(scope, { ...common(query), eventTypes: hardwareOnly(query.event_type) }),
+      app.repos.alerts.list(scope, {
+        ...common(query),
+        ...lifecycle(query),
+        eventTypes: hardwareOnly(query.event_type),
+      }),
   });
 
   logRoute(app, {
