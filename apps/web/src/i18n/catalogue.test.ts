@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AUTH_TEXTS } from '@forecourt/contract/auth';
@@ -52,17 +52,39 @@ describe('translation catalogues', () => {
     }
   });
 
-  it('every language of the picker translates every key of the shell and message fragments', () => {
-    const own = [
-      ...Object.keys(readJson(path.join(localesDir, 'en', 'shell.json'))),
-      ...Object.keys(readJson(path.join(localesDir, 'en', 'messages.json'))),
-    ];
+  it('the picker lists exactly the languages that have a catalogue: English, French and Arabic', () => {
+    expect(LANGUAGES.map((l) => l.code).sort()).toEqual(Object.keys(all).sort());
+    expect(LANGUAGES.map((l) => l.label)).toEqual(['English', 'Français', 'العربية']);
+  });
+
+  it('every language translates every English key of every fragment, with the same {{placeholders}}', () => {
+    const placeholders = (text: string) => [...text.matchAll(/{{\s*(\w+)\s*}}/g)].map((m) => m[1]).sort();
     for (const { code } of LANGUAGES) {
+      const catalogue = all[code] ?? {};
+      expect(missingKeys(all.en, catalogue), `${code}: keys without a text`).toEqual([]);
       expect(
-        own.filter((key) => !all[code]?.[key]),
-        code,
+        Object.keys(all.en).filter(
+          (key) => catalogue[key] && placeholders(catalogue[key]).join() !== placeholders(all.en[key]).join(),
+        ),
+        `${code}: keys whose placeholders differ from English`,
       ).toEqual([]);
     }
+  });
+
+  it('Arabic is written in Arabic, not copied from English (names and figures aside)', () => {
+    const same = new Set(['APP_NAME', 'FOOTER_YEAR', 'UTC_OFFSET']);
+    expect(
+      Object.keys(all.en).filter((key) => !same.has(key) && !/[\u0600-\u06FF]/.test(all.ar?.[key] ?? '')),
+    ).toEqual([]);
+  });
+
+  it('a language lacking a key of English is caught', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'fc-i18n-'));
+    for (const lang of ['en', 'ar']) mkdirSync(path.join(dir, lang));
+    writeFileSync(path.join(dir, 'en', 'a.json'), JSON.stringify({ ONE: 'One', TWO: 'Two' }));
+    writeFileSync(path.join(dir, 'ar', 'a.json'), JSON.stringify({ ONE: 'واحد' }));
+    const merged = mergeAll(dir);
+    expect(missingKeys(merged.en, merged.ar)).toEqual(['TWO']);
   });
 
   it('the plugin merges fragments and refuses a key with two different texts', () => {
@@ -76,6 +98,7 @@ describe('translation catalogues', () => {
   });
 });
 
-function readJson(file: string): Record<string, string> {
-  return JSON.parse(readFileSync(file, 'utf8'));
+/** Keys English has that `other` leaves out or leaves blank. */
+function missingKeys(en: Record<string, string>, other: Record<string, string> | undefined): string[] {
+  return Object.keys(en).filter((key) => !other?.[key]?.trim());
 }

@@ -2,7 +2,7 @@ import i18next, { type i18n as I18n } from 'i18next';
 import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import { storage } from '../lib/storage.ts';
-import { FALLBACK_LANGUAGE, LANGUAGE_KEY, LANGUAGES } from './languages.ts';
+import { applyDocumentLanguage, FALLBACK_LANGUAGE, LANGUAGE_KEY, LANGUAGES } from './languages.ts';
 
 export function initialLanguage(): string {
   const saved = storage.get(LANGUAGE_KEY);
@@ -12,11 +12,14 @@ export function initialLanguage(): string {
 /** i18next fetching `/assets/i18n/{lang}.json` (merged from the fragments by vite/i18n-plugin.ts). */
 export function createI18n(): I18n {
   const instance = i18next.createInstance();
+  const lng = initialLanguage();
+  // Before the first render, so an Arabic page is laid out right to left from the start.
+  applyDocumentLanguage(lng);
   void instance
     .use(HttpBackend)
     .use(initReactI18next)
     .init({
-      lng: initialLanguage(),
+      lng,
       fallbackLng: FALLBACK_LANGUAGE,
       supportedLngs: LANGUAGES.map((l) => l.code),
       load: 'languageOnly',
@@ -27,7 +30,6 @@ export function createI18n(): I18n {
     });
   instance.on('languageChanged', (lng) => {
     storage.set(LANGUAGE_KEY, lng);
-    if (typeof document !== 'undefined') document.documentElement.lang = lng;
   });
   return instance;
 }
