@@ -36,7 +36,7 @@ window.HTMLElement.prototype.scrollTo ??= () => {};
 configure({ asyncUtilTimeout: 10_000 });
 
 (globalThis as Record<string, unknown>).__I18N_VERSION__ = 'test';
-(globalThis as Record<string, unknown>).__I18N_LANGUAGES__ = ['en', 'fr'];
+(globalThis as Record<string, unknown>).__I18N_LANGUAGES__ = ['en', 'fr', 'ar'];
 
 afterEach(() => {
   cleanup();

@@ -4,6 +4,7 @@ import { IconDeviceTv, IconLogout, IconUser } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { LanguageMenuItems } from '../../components/language-picker.tsx';
 import { env } from '../../config/env.ts';
 import { paths } from '../../config/paths.ts';
 import { siteQueries } from '../../lib/api/sites.ts';
@@ -63,6 +64,9 @@ export function UserMenu() {
         <Menu.Item component={Link} to={wallScreen} leftSection={<IconDeviceTv size={16} />}>
           {t('WALL_SCREEN')}
         </Menu.Item>
+        <Menu.Divider />
+        <LanguageMenuItems />
+        <Menu.Divider />
         <Menu.Item component={Link} to="/auth/logout" leftSection={<IconLogout size={16} />}>
           {t('LOG_OUT')}
         </Menu.Item>
