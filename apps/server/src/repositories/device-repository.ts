@@ -51,7 +51,7 @@ export function createDeviceRepository(database: Database) {
       }>(
         `select t.id, t.site_id, t.company_id, t.agent_id, t.terminal_no, s.title as site_title, t.connectivity
            from device_tokens d join terminals t on t.id = d.terminal_id join sites s on s.id = t.site_id
-          where d.token_hash = $1`,
+          where d.token_hash = $1 and t.decommissioned_at is null`,
         [hash],
       );
       const r = rows[0];

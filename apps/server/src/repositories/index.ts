@@ -1,12 +1,15 @@
 import type { Env } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
+import { createAdminRepository } from './admin-repository.ts';
 import { createAlertRepository } from './alert-repository.ts';
+import { createAuditRepository } from './audit-repository.ts';
 import { createCommandRepository } from './command-repository.ts';
 import { createCompanyRepository } from './company-repository.ts';
 import { createConnectivityRepository } from './connectivity-repository.ts';
 import { createDeviceRepository } from './device-repository.ts';
 import { createFleetReadRepository } from './fleet-read-repository.ts';
 import { createIdempotencyRepository } from './idempotency-repository.ts';
+import { createImportRepository } from './import-repository.ts';
 import { createLogRepository } from './log-repository.ts';
 import { createNotificationRepository } from './notification-repository.ts';
 import { createOrgRepository } from './org-repository.ts';
@@ -35,6 +38,9 @@ export function createRepositories(database: Database, _config: Env) {
     fleetReads: createFleetReadRepository(database),
     logs: createLogRepository(database),
     idempotency: createIdempotencyRepository(database),
+    admin: createAdminRepository(database),
+    audit: createAuditRepository(database),
+    import: createImportRepository(database),
     notifications: createNotificationRepository(database),
   };
 }

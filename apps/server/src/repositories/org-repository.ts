@@ -12,7 +12,10 @@ export interface Location {
 
 const CACHE_MS = 30_000;
 
-/** Where an entity sits in the agent → company → site → terminal tree. Cached: the tree rarely changes. */
+/**
+ * Where an entity sits in the agent → company → site → terminal tree; a decommissioned one is nowhere (404).
+ * Cached: the tree rarely changes, and an administrative change drops the cache (`forget`).
+ */
 export function createOrgRepository(database: Database) {
   const cache = new Map<string, { at: number; value: Location | null }>();
 
@@ -24,12 +27,15 @@ export function createOrgRepository(database: Database) {
         return rows[0] ? { agentId: id, companyId: null, siteId: null, terminalId: null } : null;
       }
       case 'company': {
-        const rows = await q<{ agent_id: number }>('select agent_id from companies where id = $1', [id]);
+        const rows = await q<{ agent_id: number }>(
+          'select agent_id from companies where id = $1 and decommissioned_at is null',
+          [id],
+        );
         return rows[0] ? { agentId: rows[0].agent_id, companyId: id, siteId: null, terminalId: null } : null;
       }
       case 'site': {
         const rows = await q<{ agent_id: number; company_id: number }>(
-          'select agent_id, company_id from sites where id = $1',
+          'select agent_id, company_id from sites where id = $1 and decommissioned_at is null',
           [id],
         );
         return rows[0]
@@ -38,7 +44,7 @@ export function createOrgRepository(database: Database) {
       }
       case 'terminal': {
         const rows = await q<{ agent_id: number; company_id: number; site_id: number }>(
-          'select agent_id, company_id, site_id from terminals where id = $1',
+          'select agent_id, company_id, site_id from terminals where id = $1 and decommissioned_at is null',
           [id],
         );
         return rows[0]
@@ -53,7 +59,7 @@ export function createOrgRepository(database: Database) {
       case 'pump': {
         const rows = await q<{ agent_id: number; company_id: number; site_id: number; terminal_id: number }>(
           `select t.agent_id, t.company_id, p.site_id, p.terminal_id
-             from pumps p join terminals t on t.id = p.terminal_id where p.id = $1`,
+             from pumps p join terminals t on t.id = p.terminal_id where p.id = $1 and p.decommissioned_at is null`,
           [id],
         );
         return rows[0]

@@ -9,6 +9,8 @@ export interface Principal {
   companyIds: number[];
   siteIds: number[];
   passwordChangedAt: Date;
+  /** Disabled by an agent: every token of the user is refused. */
+  disabled: boolean;
 }
 
 const CACHE_MS = 10_000;
@@ -25,10 +27,11 @@ export function createPrincipalRepository(database: Database) {
         name: string;
         agent_id: number | null;
         password_changed_at: Date | string;
+        disabled_at: Date | string | null;
         company_ids: number[] | null;
         site_ids: number[] | null;
       }>(
-        `select u.id, u.username, u.name, u.agent_id, u.password_changed_at,
+        `select u.id, u.username, u.name, u.agent_id, u.password_changed_at, u.disabled_at,
                 (select array_agg(company_id order by company_id) from user_companies where user_id = u.id) as company_ids,
                 (select array_agg(site_id order by site_id) from user_sites where user_id = u.id) as site_ids
            from users u where u.id = $1`,
@@ -44,6 +47,7 @@ export function createPrincipalRepository(database: Database) {
             companyIds: (r.company_ids ?? []).map(Number),
             siteIds: (r.site_ids ?? []).map(Number),
             passwordChangedAt: new Date(r.password_changed_at),
+            disabled: r.disabled_at !== null,
           }
         : null;
       if (cache.size > 10_000) cache.clear();

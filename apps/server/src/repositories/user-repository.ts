@@ -9,6 +9,8 @@ export interface UserRow {
   passwordHash: string;
   agentId: number | null;
   passwordChangedAt: Date;
+  /** Disabled by an agent (docs/product.md#fleet-administration): no sign-in. */
+  disabled: boolean;
 }
 
 export interface UserProfile {
@@ -41,7 +43,7 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return constraint === undefined || e.constraint === constraint || Boolean(e.message?.includes(constraint));
 }
 
-const USER_COLUMNS = `id, username, email, name, password_hash, agent_id, password_changed_at`;
+const USER_COLUMNS = `id, username, email, name, password_hash, agent_id, password_changed_at, disabled_at`;
 
 type RawUser = {
   id: number;
@@ -51,6 +53,7 @@ type RawUser = {
   password_hash: string;
   agent_id: number | null;
   password_changed_at: Date | string;
+  disabled_at: Date | string | null;
 };
 
 function toUser(r: RawUser): UserRow {
@@ -62,6 +65,7 @@ function toUser(r: RawUser): UserRow {
     passwordHash: r.password_hash,
     agentId: r.agent_id && r.agent_id > 0 ? r.agent_id : null,
     passwordChangedAt: new Date(r.password_changed_at),
+    disabled: r.disabled_at !== null && r.disabled_at !== undefined,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { adminRoutes } from './admin/index.ts';
 import { agentRoutes } from './agents/index.ts';
 import { alertRoutes } from './alerts/index.ts';
 import { authRoutes } from './auth/index.ts';
@@ -37,4 +38,5 @@ export async function routes(app: FastifyInstance) {
   await app.register(transactionRoutes);
   await app.register(logRoutes);
   await app.register(configRoutes);
+  await app.register(adminRoutes);
 }

@@ -18,6 +18,9 @@ import { createMailer } from './mailer.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { SESSION_TTL_S, type TokenClaims, type TokenService } from './tokens.ts';
 
+/** The answer to every token of a disabled user, and to its sign-in. */
+export const ACCOUNT_DISABLED = 'This account has been disabled.';
+
 /** Reset mails per user per hour; further requests get the same answer and send nothing. */
 const RESET_MAILS_PER_HOUR = 5;
 
@@ -90,6 +93,7 @@ export function createAccountService(opts: AccountServiceOptions) {
       if (await revoked.isRevoked(result.claims.jti)) return refused('Token has been revoked.');
       const principal = await principals.load(Number(result.claims.sub));
       if (!principal) return refused('User not found.');
+      if (principal.disabled) return refused(ACCOUNT_DISABLED);
       if (result.claims.iat * 1000 < principal.passwordChangedAt.getTime() - 1000) {
         return refused('Token was issued before the last password change.');
       }
@@ -149,6 +153,37 @@ export function createAccountService(opts: AccountServiceOptions) {
             'If this was not you, ignore this mail: your password stays as it is.\n',
         });
         log.info({ userId: user.id }, 'password reset mail sent');
+      });
+    },
+
+    /** The password hash of a user who has not chosen a password yet: a secret nobody knows. */
+    unusablePasswordHash(): Promise<string> {
+      return hashPassword(randomBytes(32).toString('base64url'));
+    },
+
+    /**
+     * A user created by an agent chooses its password through the reset flow: the link goes out by mail over SMTP
+     * when configured, else it is logged. Runs after the answer, like a reset request.
+     */
+    inviteUser(email: string, invitedBy: string): void {
+      inBackground(async () => {
+        const issued = await issueResetLink(email);
+        if (!issued) return;
+        const { user, link } = issued;
+        if (!mailer.delivers) {
+          log.info({ userId: user.id }, `Set-password link for ${user.email}: ${link}`);
+          return;
+        }
+        await mailer.send({
+          to: user.email,
+          subject: 'Your Forecourt account',
+          text:
+            `Hello ${user.name || user.username},\n\n` +
+            `${invitedBy} created a Forecourt account for you. Your username is "${user.username}".\n` +
+            `Open this link within ${RESET_TOKEN_TTL_S / 60} minutes to choose your password:\n\n${link}\n\n` +
+            'When the link has expired, ask for a new one with "Forgot password" on the sign-in screen.\n',
+        });
+        log.info({ userId: user.id }, 'set-password mail sent');
       });
     },
 

@@ -185,11 +185,16 @@ export const auditLog = pgTable(
     at: ts('at').notNull().defaultNow(),
     userId: integer('user_id'),
     username: text('username'),
+    /** The agent whose fleet changed: the audit screen shows an agent its own entries. */
+    agentId: integer('agent_id'),
     action: text('action').notNull(),
     entity: text('entity').notNull(),
     entityId: bigint('entity_id', { mode: 'number' }),
     before: jsonb('before'),
     after: jsonb('after'),
   },
-  (t) => [index('audit_log_entity_idx').on(t.entity, t.id.desc())],
+  (t) => [
+    index('audit_log_entity_idx').on(t.entity, t.id.desc()),
+    index('audit_log_agent_idx').on(t.agentId, t.id.desc()),
+  ],
 );

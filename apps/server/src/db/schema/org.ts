@@ -31,8 +31,15 @@ export const companies = pgTable(
     name: text('name').notNull(),
     logo: text('logo'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** Decommissioned: gone from every read, kept for the logs and the audit (docs/product.md#fleet-administration). */
+    decommissionedAt: ts('decommissioned_at'),
   },
-  (t) => [index('companies_agent_idx').on(t.agentId)],
+  (t) => [
+    index('companies_agent_idx').on(t.agentId),
+    uniqueIndex('companies_agent_name_uq')
+      .on(t.agentId, sql`lower(${t.name})`)
+      .where(sql`decommissioned_at is null`),
+  ],
 );
 
 export const sites = pgTable(
@@ -52,9 +59,15 @@ export const sites = pgTable(
     lat: doublePrecision('lat'),
     lng: doublePrecision('lng'),
     timezone: text('timezone').notNull().default('Europe/London'),
+    address: text('address'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    decommissionedAt: ts('decommissioned_at'),
   },
-  (t) => [index('sites_company_idx').on(t.companyId), index('sites_agent_idx').on(t.agentId)],
+  (t) => [
+    index('sites_company_idx').on(t.companyId),
+    index('sites_agent_idx').on(t.agentId),
+    uniqueIndex('sites_company_number_uq').on(t.companyId, t.number).where(sql`decommissioned_at is null`),
+  ],
 );
 
 export const terminals = pgTable(
@@ -85,13 +98,15 @@ export const terminals = pgTable(
     /** This terminal carries the commands of its site's pumps. */
     pumpController: boolean('pump_controller').notNull().default(false),
     createdAt: ts('created_at').notNull().defaultNow(),
+    decommissionedAt: ts('decommissioned_at'),
   },
   (t) => [
     index('terminals_site_idx').on(t.siteId),
     index('terminals_company_idx').on(t.companyId),
     index('terminals_agent_idx').on(t.agentId),
     index('terminals_last_seen_idx').on(t.lastSeenAt),
-    uniqueIndex('terminals_no_uq').on(t.terminalNo),
+    // A decommissioned terminal's number may be given to a new one.
+    uniqueIndex('terminals_no_uq').on(t.terminalNo).where(sql`decommissioned_at is null`),
   ],
 );
 
@@ -110,8 +125,12 @@ export const pumps = pgTable(
     status: smallint('status').notNull().default(0),
     lastSynapseStatus: smallint('last_synapse_status').notNull().default(0),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    decommissionedAt: ts('decommissioned_at'),
   },
-  (t) => [index('pumps_site_idx').on(t.siteId), uniqueIndex('pumps_site_no_uq').on(t.siteId, t.pumpNo)],
+  (t) => [
+    index('pumps_site_idx').on(t.siteId),
+    uniqueIndex('pumps_site_no_uq').on(t.siteId, t.pumpNo).where(sql`decommissioned_at is null`),
+  ],
 );
 
 export const users = pgTable(
@@ -128,6 +147,8 @@ export const users = pgTable(
     passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
     /** Alert mail from this severity up; null: none (docs/product.md#alert-mail). */
     emailMinSeverity: text('email_min_severity'),
+    /** Set by an agent: no sign-in, every token refused (docs/product.md#fleet-administration). */
+    disabledAt: ts('disabled_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [

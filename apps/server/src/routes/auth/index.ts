@@ -23,6 +23,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.ts';
 import { extractToken } from '../../plugins/auth.ts';
+import { ACCOUNT_DISABLED } from '../../services/accounts.ts';
 import { verifyPassword, warmUpPasswords } from '../../services/passwords.ts';
 import { SESSION_TTL_S } from '../../services/tokens.ts';
 
@@ -65,6 +66,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       return null;
     }
     await limits.succeeded(account, request.ip, 'login');
+    if (user.disabled) throw unauthorized(ACCOUNT_DISABLED);
     return user;
   }
 
