@@ -270,6 +270,66 @@ describe.skipIf(postgresUnavailable)('fleet administration', () => {
       expect(Number(carrier[0].terminal_id)).toBe(second.id);
     });
 
+    it('a new fleet shows on the dashboards and map; decommissioned parts leave every read at once, history stays', async () => {
+      const company = await newCompany();
+      const site = await newSite(company.id, { title: 'Ripon Road' });
+      const keep = await newTerminal(site.id);
+      const gone = await newTerminal(site.id);
+      const pumps = [];
+      for (const pump_no of [1, 2, 3, 4])
+        pumps.push((await post('/api/admin/pumps/', { site_id: site.id, pump_no })).json() as { id: number });
+      const token = (await post(`/api/terminal/${gone.id}/device-token/`, undefined)).json().token as string;
+      const sent = await t.app.inject({
+        method: 'POST',
+        url: '/api/device/v1/telemetry',
+        headers: { authorization: `Device ${token}` },
+        payload: { battery_life: 64 },
+      });
+      expect(sent.statusCode).toBe(202);
+      const ids = async (url: string, pick: (row: Record<string, unknown>) => unknown) =>
+        ((await get(url)).json() as Array<Record<string, unknown>>).map(pick);
+      const connectivity = `/api/company/${company.id}/connectivity/`;
+      const map = `/api/company/${company.id}/map/terminals/`;
+      const sites = `/api/company/${company.id}/sites/`;
+      expect(await ids(connectivity, (r) => r.number)).toEqual(
+        expect.arrayContaining([keep.terminal_id, gone.terminal_id]),
+      );
+      expect(await ids(`/api/site/${site.id}/terminals/battery/`, (r) => r.life)).toEqual([64]);
+      expect(await ids(`/api/site/${site.id}/pumps/`, (r) => r.pump_no)).toEqual([1, 2, 3, 4]);
+      expect(await ids(sites, (r) => r.id)).toEqual([site.id]);
+      expect(
+        (await get(`/api/agent/${org.agentId}/sites/`)).json().map((s: { id: number }) => s.id),
+      ).toContain(site.id);
+
+      expect((await del(`/api/admin/pumps/${pumps[3].id}/`)).statusCode).toBe(204);
+      expect(await ids(`/api/site/${site.id}/pumps/`, (r) => r.pump_no)).toEqual([1, 2, 3]);
+      expect((await get(`/api/pump/${pumps[3].id}/commands/`)).statusCode).toBe(404);
+
+      expect((await del(`/api/admin/terminals/${gone.id}/`)).statusCode).toBe(204);
+      expect(await ids(connectivity, (r) => r.number)).toEqual([keep.terminal_id]);
+      const mapped = (await get(map)).json() as Array<{ terminals: Array<{ terminal_id: string }> }>;
+      expect(mapped.flatMap((s) => s.terminals.map((x) => x.terminal_id))).toEqual([keep.terminal_id]);
+      expect(await ids(`/api/site/${site.id}/terminals/`, (r) => r.terminal_id)).toEqual([keep.terminal_id]);
+      expect(await ids(`/api/site/${site.id}/terminals/battery/`, (r) => r.life)).toEqual([]);
+      expect((await get(`/api/terminal/${gone.id}/commands/`)).statusCode).toBe(404);
+      // Its history stays in the logs.
+      const log = (await get(`/api/company/${company.id}/connectivity/log/?limit_to=1000`)).json() as Array<{
+        number: string;
+      }>;
+      expect(log.map((r) => r.number)).toContain(gone.terminal_id);
+
+      for (const p of pumps.slice(0, 3))
+        expect((await del(`/api/admin/pumps/${p.id}/`)).statusCode).toBe(204);
+      expect((await del(`/api/admin/terminals/${keep.id}/`)).statusCode).toBe(204);
+      expect((await del(`/api/admin/sites/${site.id}/`)).statusCode).toBe(204);
+      expect(await ids(sites, (r) => r.id)).toEqual([]);
+      expect((await get(map)).json()).toEqual([]);
+      expect((await get(`/api/site/${site.id}/terminals/`)).statusCode).toBe(404);
+      expect(
+        (await get(`/api/agent/${org.agentId}/sites/`)).json().map((s: { id: number }) => s.id),
+      ).not.toContain(site.id);
+    });
+
     it('lists search with q and page with limit_to and before', async () => {
       const company = await newCompany();
       const tag = uniq('Needle');

@@ -598,6 +598,11 @@ export function createAdminRepository(database: Database) {
           id,
         ]);
         await q('delete from device_tokens where terminal_id = $1', [id]);
+        // Its active alerts end with it (the bell and the by-site view count live terminals); the log keeps them.
+        await q(
+          `update alerts set state = 'cleared', cleared_at = now() where terminal_id = $1 and state = 'active'`,
+          [id],
+        );
         const terminal = toTerminal(f.row);
         await writeAudit(q, actor, 'decommission', 'terminal', id, terminal, null);
         return done(terminal);

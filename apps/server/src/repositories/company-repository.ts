@@ -19,7 +19,7 @@ export function createCompanyRepository(database: Database) {
         sites_count: number | string;
       }>(
         `select c.id, c.name, c.agent_id, c.logo,
-                (select count(*) from sites s where s.company_id = c.id) as sites_count
+                (select count(*) from sites s where s.company_id = c.id and s.decommissioned_at is null) as sites_count
            from companies c where c.id = $1`,
         [id],
       );

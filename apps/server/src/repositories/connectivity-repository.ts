@@ -61,6 +61,7 @@ export function createConnectivityRepository(database: Database) {
         `with gone as (
            update terminals set connectivity = 'off', connectivity_changed_at = $2
             where connectivity <> 'off' and coalesce(last_seen_at, connectivity_changed_at) < $1
+              and decommissioned_at is null
             returning id, site_id, company_id, agent_id, terminal_no, last_seen_at
          ), ev as (
            insert into connectivity_events (terminal_id, site_id, company_id, agent_id, status, at)

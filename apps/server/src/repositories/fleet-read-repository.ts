@@ -48,7 +48,7 @@ export function createFleetReadRepository(database: Database) {
               t.battery_life, t.flash_left, t.temperature_main_board, t.temperature_inside_cabinet,
               t.humidity_inside_cabinet
          from terminals t join sites s on s.id = t.site_id
-        where t.site_id = $1 and ${column} is not null
+        where t.site_id = $1 and ${column} is not null and t.decommissioned_at is null
         order by t.id
         limit $2`,
       [siteId, limit],
@@ -68,7 +68,8 @@ export function createFleetReadRepository(database: Database) {
         `select t.site_id, s.title, t.terminal_no as number, t.connectivity, t.connectivity_changed_at as date,
                 t.id as terminal_id
            from terminals t join sites s on s.id = t.site_id
-          where ${scopeColumn(scope, 't')} = $1 ${opts.offline ? `and t.connectivity <> 'on'` : ''}
+          where ${scopeColumn(scope, 't')} = $1 and t.decommissioned_at is null
+                ${opts.offline ? `and t.connectivity <> 'on'` : ''}
           order by t.connectivity_changed_at desc, t.id desc
           limit $2`,
         [scope.id, opts.limit],
@@ -100,8 +101,8 @@ export function createFleetReadRepository(database: Database) {
                                                     'connectivity', t.connectivity) order by t.id)
                            filter (where t.id is not null and coalesce(t.lat, s.lat) is not null
                                    and coalesce(t.lng, s.lng) is not null), '[]'::json) as terminals
-           from sites s left join terminals t on t.site_id = s.id
-          where ${siteColumn(scope)} = $1
+           from sites s left join terminals t on t.site_id = s.id and t.decommissioned_at is null
+          where ${siteColumn(scope)} = $1 and s.decommissioned_at is null
           group by s.id
           order by s.id`,
         [scope.id],
@@ -145,8 +146,8 @@ export function createFleetReadRepository(database: Database) {
                            filter (where t.id is not null and coalesce(t.lat, s.lat) is not null
                                    and coalesce(t.lng, s.lng) is not null), '')
                         || ']}' as site
-                   from sites s left join terminals t on t.site_id = s.id
-                  where ${siteColumn(scope)} = $1
+                   from sites s left join terminals t on t.site_id = s.id and t.decommissioned_at is null
+                  where ${siteColumn(scope)} = $1 and s.decommissioned_at is null
                   group by s.id) m`,
         [scope.id],
       );
@@ -157,9 +158,10 @@ export function createFleetReadRepository(database: Database) {
     async sites(scope: ReadScope): Promise<SiteStatus[]> {
       const rows = await q<{ id: number; title: string; number: string; company_id: number; status: number }>(
         `select s.id, s.title, s.number, s.company_id,
-                (select count(*) from terminals t where t.site_id = s.id and t.connectivity = 'on')::int as status
+                (select count(*) from terminals t
+                  where t.site_id = s.id and t.connectivity = 'on' and t.decommissioned_at is null)::int as status
            from sites s
-          where ${siteColumn(scope)} = $1
+          where ${siteColumn(scope)} = $1 and s.decommissioned_at is null
           order by s.title, s.id`,
         [scope.id],
       );
@@ -186,6 +188,7 @@ export function createFleetReadRepository(database: Database) {
         `select t.id, t.terminal_no, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng, t.connectivity
            from terminals t join sites s on s.id = t.site_id
           where t.site_id = $1 and coalesce(t.lat, s.lat) is not null and coalesce(t.lng, s.lng) is not null
+            and t.decommissioned_at is null
           order by t.id`,
         [siteId],
       );
@@ -211,7 +214,7 @@ export function createFleetReadRepository(database: Database) {
         `select t.id, t.terminal_no, t.site_id, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng,
                 t.connectivity
            from terminals t join sites s on s.id = t.site_id
-          where t.site_id = $1
+          where t.site_id = $1 and t.decommissioned_at is null
           order by t.id`,
         [siteId],
       );
@@ -226,7 +229,10 @@ export function createFleetReadRepository(database: Database) {
     },
 
     async sitePumps(siteId: number): Promise<Pump[]> {
-      const rows = await q<PumpDbRow>(`${pumpSelect} where p.site_id = $1 order by p.pump_no`, [siteId]);
+      const rows = await q<PumpDbRow>(
+        `${pumpSelect} where p.site_id = $1 and p.decommissioned_at is null order by p.pump_no`,
+        [siteId],
+      );
       return rows.map((r) => toPump(toPumpRow(r)));
     },
 
@@ -244,7 +250,7 @@ export function createFleetReadRepository(database: Database) {
              select x.created_at, x.text, x.code, x.id from pump_status_entries x
               where x.pump_id = p.id order by x.id desc limit $2
            ) e on true
-          where p.site_id = $1
+          where p.site_id = $1 and p.decommissioned_at is null
           order by p.pump_no, e.id desc`,
         [siteId, perPump],
       );

@@ -87,7 +87,7 @@ export function createPumpRepository(database: Database) {
     /** The pumps whose commands a terminal carries. */
     async byTerminal(terminalId: number): Promise<PumpRow[]> {
       const rows = await database.query<PumpDbRow>(
-        `${pumpSelect} where p.terminal_id = $1 order by p.pump_no`,
+        `${pumpSelect} where p.terminal_id = $1 and p.decommissioned_at is null order by p.pump_no`,
         [terminalId],
       );
       return rows.map(toPumpRow);
@@ -95,7 +95,7 @@ export function createPumpRepository(database: Database) {
     /** Pump numbers and ids of a site, for device status reports. */
     async bySite(siteId: number): Promise<Map<number, number>> {
       const rows = await database.query<{ id: number; pump_no: number }>(
-        'select id, pump_no from pumps where site_id = $1',
+        'select id, pump_no from pumps where site_id = $1 and decommissioned_at is null',
         [siteId],
       );
       return new Map(rows.map((r) => [r.pump_no, r.id]));

@@ -206,17 +206,17 @@ export function createUserRepository(database: Database) {
       const [companies, sites] = await Promise.all([
         agentId
           ? q<{ id: number; name: string }>(
-              'select id, name from companies where agent_id = $1 order by id',
+              'select id, name from companies where agent_id = $1 and decommissioned_at is null order by id',
               [agentId],
             )
           : q<{ id: number; name: string }>(
               `select c.id, c.name from companies c join user_companies uc on uc.company_id = c.id
-                where uc.user_id = $1 order by c.id`,
+                where uc.user_id = $1 and c.decommissioned_at is null order by c.id`,
               [id],
             ),
         q<{ id: number; title: string; number: string }>(
           `select s.id, s.title, s.number from sites s join user_sites us on us.site_id = s.id
-            where us.user_id = $1 order by s.id`,
+            where us.user_id = $1 and s.decommissioned_at is null order by s.id`,
           [id],
         ),
       ]);
@@ -261,7 +261,7 @@ export function createUserRepository(database: Database) {
     ): Promise<{ id: number; title: string; number: string }[]> {
       const rows = await q<{ id: number; title: string; number: string }>(
         `select id, title, number from sites
-          where agent_id = $1 or company_id = any($2::int[]) or id = any($3::int[])
+          where (agent_id = $1 or company_id = any($2::int[]) or id = any($3::int[])) and decommissioned_at is null
           order by id limit $4`,
         [principal.agentId ?? -1, principal.companyIds, principal.siteIds, limit],
       );
