@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Badge.layer.css';
 import type { Connectivity } from '@forecourt/contract/fleet';
-import { formatDateSafe, pad3 } from '@forecourt/contract/formatters';
+import { formatDateSafe, formatDayMonthYearTime, pad3 } from '@forecourt/contract/formatters';
 import { logPath } from '@forecourt/contract/log-paths';
 import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
 import { siteQueries } from '../../../lib/api/sites.ts';
 import { type FleetScope, isValidScope } from '../../../lib/scope.ts';
 import { connectivityQueries } from '../api/get-connectivity.ts';
@@ -27,8 +28,12 @@ interface ConnectivityRow {
   date: string;
 }
 
-function toRow(c: Partial<Connectivity>, index: number): ConnectivityRow {
-  const date = formatDateSafe(c.date);
+function toRow(
+  c: Partial<Connectivity>,
+  index: number,
+  writeDate: DateWriter = formatDayMonthYearTime,
+): ConnectivityRow {
+  const date = formatDateSafe(c.date, writeDate);
   return {
     key: `${c.site_id ?? ''}-${c.number ?? ''}-${index}`,
     status: c.status ?? '-',
@@ -49,12 +54,13 @@ export function ConnectivityWidget({ scope, height = 360 }: ConnectivityWidgetPr
   const listParams = scope.kind === 'company' ? { limit_to: 10, offline: true } : { limit_to: 1000 };
   const list = useQuery({ ...connectivityQueries.list(scope, listParams), enabled });
   const sites = useQuery({ ...siteQueries.list(scope), enabled });
+  const { dateTime } = useDateWriters();
 
   const rows = useMemo(() => {
-    const all = (list.data ?? []).map(toRow);
+    const all = (list.data ?? []).map((c, i) => toRow(c, i, dateTime));
     // Offline first, then the latest change first (the API's order), so problems come to the top.
     return scope.kind === 'agent' ? [...all].sort((a, b) => rank(a.status) - rank(b.status)) : all;
-  }, [list.data, scope.kind]);
+  }, [list.data, scope.kind, dateTime]);
   const siteList = sites.data ?? [];
   const offline = siteList.filter((s) => s?.status === 0).length;
   const online = siteList.length - offline;

@@ -69,13 +69,13 @@ function EnvironmentWidget({ scope, height = 220, reading }: EnvironmentWidgetPr
       {item && (
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <ActionIcon variant="subtle" size="lg" aria-label={t('PREVIOUS_TERMINAL')} onClick={carousel.prev}>
-            <IconChevronLeft />
+            <IconChevronLeft className="mantine-rotate-rtl" />
           </ActionIcon>
           <Stack gap={2} align="center">
-            <Text fz={34} fw={700} lh={1.1} data-testid="reading">
+            <Text fz={34} fw={700} lh={1.1} data-testid="reading" dir="ltr">
               {value}
               {value !== '-' && (
-                <Text component="span" fz={20} fw={500} c="dimmed" ml={2}>
+                <Text component="span" fz={20} fw={500} c="dimmed" ms={2}>
                   {kind.unit}
                 </Text>
               )}
@@ -88,7 +88,7 @@ function EnvironmentWidget({ scope, height = 220, reading }: EnvironmentWidgetPr
             </Text>
           </Stack>
           <ActionIcon variant="subtle" size="lg" aria-label={t('NEXT_TERMINAL')} onClick={carousel.next}>
-            <IconChevronRight />
+            <IconChevronRight className="mantine-rotate-rtl" />
           </ActionIcon>
         </Group>
       )}

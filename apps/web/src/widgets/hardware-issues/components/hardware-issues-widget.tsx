@@ -1,5 +1,5 @@
 import { HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
-import { formatDateSafe } from '@forecourt/contract/formatters';
+import { formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { companySiteHardwareLogPath } from '@forecourt/contract/log-paths';
 import { Anchor } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
 import { type Alert, alertQueries } from '../../../lib/api/alerts.ts';
 import { useScopeCompanyId } from '../../../lib/api/sites.ts';
 import { isValidScope, type Scope } from '../../../lib/scope.ts';
@@ -29,8 +30,14 @@ interface HardwareRow {
   company_id: number | null;
 }
 
-function toRow(a: Partial<Alert>, index: number, companyId?: number, siteId?: number): HardwareRow {
-  const date = formatDateSafe(a.created_at ?? a.started_at);
+function toRow(
+  a: Partial<Alert>,
+  index: number,
+  companyId?: number,
+  siteId?: number,
+  writeDate: DateWriter = formatDayMonthYearTime,
+): HardwareRow {
+  const date = formatDateSafe(a.created_at ?? a.started_at, writeDate);
   return {
     key: `${a.id ?? index}-${index}`,
     date,
@@ -50,13 +57,14 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
   const isAgent = scope.kind === 'agent';
   const companyId = useScopeCompanyId(scope);
   const siteId = scope.kind === 'site' ? scope.id : undefined;
+  const { dateTime } = useDateWriters();
   const query = useQuery({
     ...alertQueries.list(scope, { event_type: HARDWARE_EVENT_TYPES }),
     enabled: isValidScope(scope),
   });
   const rows = useMemo(
-    () => (query.data ?? []).map((a, i) => toRow(a, i, companyId, siteId)),
-    [query.data, companyId, siteId],
+    () => (query.data ?? []).map((a, i) => toRow(a, i, companyId, siteId, dateTime)),
+    [query.data, companyId, siteId, dateTime],
   );
   const height = size2X ? 450 : 360;
   const columns: DataTableColumn<HardwareRow>[] = [

@@ -78,7 +78,7 @@ export function LocalTimeWidget({ scope, pos = 0, height = 220 }: LocalTimeWidge
       {zone && clock && (
         <Group justify="space-between" wrap="nowrap" gap="xs" h="100%">
           <ActionIcon variant="subtle" size="lg" aria-label={t('PREVIOUS_ZONE')} onClick={carousel.prev}>
-            <IconChevronLeft />
+            <IconChevronLeft className="mantine-rotate-rtl" />
           </ActionIcon>
           <Stack gap={2} align="center" style={{ minWidth: 0 }}>
             <Text size="sm" fw={600} ta="center" lineClamp={1} data-testid="zone-title">
@@ -104,7 +104,7 @@ export function LocalTimeWidget({ scope, pos = 0, height = 220 }: LocalTimeWidge
             </Text>
           </Stack>
           <ActionIcon variant="subtle" size="lg" aria-label={t('NEXT_ZONE')} onClick={carousel.next}>
-            <IconChevronRight />
+            <IconChevronRight className="mantine-rotate-rtl" />
           </ActionIcon>
         </Group>
       )}

@@ -132,7 +132,8 @@ function MapFrame({ containerRef, tilesFailed, ariaLabel, testId, markerCount }:
   const { t } = useTranslation();
   return (
     <div className="fc-map" data-testid={testId} data-markers={markerCount}>
-      <div ref={containerRef} data-label={ariaLabel} style={{ height: '100%' }} />
+      {/* Maps read left to right in every language (the console mirrors for Arabic, the map does not). */}
+      <div ref={containerRef} data-label={ariaLabel} dir="ltr" style={{ height: '100%' }} />
       {tilesFailed && (
         <div className="fc-map-note" role="status" data-testid="map-tiles-unavailable">
           {t('MAP_TILES_UNAVAILABLE')}

@@ -1,4 +1,4 @@
-import { formatDateSafe } from '@forecourt/contract/formatters';
+import { formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { logPath } from '@forecourt/contract/log-paths';
 import { isPumpStatusNormal, type PumpStatusEntry, type PumpStatusLog } from '@forecourt/contract/pumps';
 import { Anchor, Stack, Text } from '@mantine/core';
@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 // The accordion group is a building block shared by design (docs/product.md#pump-status), not a data widget.
 import { AccordionGroup } from '../../../components/accordion-group/accordion-group.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
 import type { SiteScope } from '../../../lib/scope.ts';
 import { pumpStatusQueries } from '../api/get-pump-status.ts';
 
@@ -33,7 +34,10 @@ export interface PumpPanelModel {
 }
 
 /** Pumps in key order (numeric keys numerically), each with subtitle, alert flag and lines. */
-export function pumpPanels(log: PumpStatusLog | null | undefined): PumpPanelModel[] {
+export function pumpPanels(
+  log: PumpStatusLog | null | undefined,
+  writeDate: DateWriter = formatDayMonthYearTime,
+): PumpPanelModel[] {
   const entries = Object.entries(log ?? {});
   entries.sort(([a], [b]) => {
     const na = Number(a);
@@ -47,7 +51,7 @@ export function pumpPanels(log: PumpStatusLog | null | undefined): PumpPanelMode
       key,
       subtitle: first?.text || '-',
       alert: first !== undefined && !isPumpStatusNormal(first.status),
-      lines: items.map((e) => `${formatDateSafe(e.created_at)} ${e.text ?? ''}`.trim()),
+      lines: items.map((e) => `${formatDateSafe(e.created_at, writeDate)} ${e.text ?? ''}`.trim()),
     };
   });
 }
@@ -56,7 +60,8 @@ export function pumpPanels(log: PumpStatusLog | null | undefined): PumpPanelMode
 export function PumpStatusWidget({ scope, size2X = false }: PumpStatusWidgetProps) {
   const { t } = useTranslation();
   const query = useQuery(pumpStatusQueries.site(scope));
-  const panels = useMemo(() => pumpPanels(query.data), [query.data]);
+  const { dateTime } = useDateWriters();
+  const panels = useMemo(() => pumpPanels(query.data, dateTime), [query.data, dateTime]);
   return (
     <WidgetCard
       title={t('PUMP_STATUS')}

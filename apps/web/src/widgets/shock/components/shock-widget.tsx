@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { paths } from '../../../config/paths.ts';
+import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
 import { useScopeCompanyId } from '../../../lib/api/sites.ts';
 import { isValidScope, type Scope } from '../../../lib/scope.ts';
 import { shockQueries } from '../api/get-shocks.ts';
@@ -38,8 +39,9 @@ export function toShockRow(
   s: Partial<Shock> & { company_id?: number },
   index: number,
   fallbackCompanyId?: number,
+  writeDate: DateWriter = formatShortUsDate,
 ): ShockRow {
-  const date = formatDateSafe(s.created_at, formatShortUsDate);
+  const date = formatDateSafe(s.created_at, writeDate);
   return {
     key: `${s.id ?? index}-${index}`,
     level: s.reading ?? '-',
@@ -57,9 +59,10 @@ export function ShockWidget({ scope, height = 360 }: ShockWidgetProps) {
   // On a site dashboard the site's own readings; its company is known for links.
   const companyId = useScopeCompanyId(scope);
   const query = useQuery({ ...shockQueries.list(scope), enabled: isValidScope(scope) });
+  const { shortDate } = useDateWriters();
   const rows = useMemo(
-    () => (query.data ?? []).map((s, i) => toShockRow(s, i, companyId)),
-    [query.data, companyId],
+    () => (query.data ?? []).map((s, i) => toShockRow(s, i, companyId, shortDate)),
+    [query.data, companyId, shortDate],
   );
   const columns: DataTableColumn<ShockRow>[] = [
     { key: 'level', header: t('LEVEL'), width: '3.75rem', nowrap: true },

@@ -59,7 +59,9 @@ export default function TransactionCharts({ activity, timeZone, chartRefs }: Tra
             <Text size="xs" fw={600} c="dimmed" component="h3" m={0}>
               {t(title)}
             </Text>
+            {/* Time runs left to right on the chart in every language (Arabic mirrors the page, not the axis). */}
             <div
+              dir="ltr"
               style={{ position: 'relative', flex: 1, minHeight: 0 }}
               data-testid={`transactions-${period}`}
             >

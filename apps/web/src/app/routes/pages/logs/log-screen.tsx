@@ -19,6 +19,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
+import { formatLocale } from '../../../../i18n/languages.ts';
 import { companyQueries } from '../../../../lib/api/companies.ts';
 import {
   csvFileName,
@@ -166,7 +167,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
     onViewChange({ ...latestView.current, q: headerText });
   }, [headerText, onViewChange]);
 
-  const locale = i18n.language === 'fr' ? 'fr-FR' : 'en-GB';
+  const locale = formatLocale(i18n.language);
   const ctx: CellContext = {
     t,
     time: (iso, row) => formatLogTime(iso, row.timezone || zone, locale),
@@ -193,7 +194,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
         <Stack gap={4}>
           <Anchor component={Link} to={dashboardPath(scope, site?.company_id)} size="sm">
             <Group gap={4} component="span">
-              <IconArrowLeft size={14} />
+              <IconArrowLeft size={14} className="mantine-rotate-rtl" />
               {t('LOG_BACK_TO_DASHBOARD')}
             </Group>
           </Anchor>

@@ -311,7 +311,7 @@ export default function ProfilePage() {
       <Stack gap={4}>
         <Anchor component={Link} to={paths.agentDashboard} size="sm">
           <Group gap={4} component="span">
-            <IconArrowLeft size={14} />
+            <IconArrowLeft size={14} className="mantine-rotate-rtl" />
             {t('LOG_BACK_TO_DASHBOARD')}
           </Group>
         </Anchor>
