@@ -1,3 +1,4 @@
+import { AdminTerminalSchema } from '@forecourt/contract/admin';
 import type { CompanyRefSchema } from '@forecourt/contract/common';
 import { SiteStatusSchema, TerminalSchema } from '@forecourt/contract/fleet';
 import { createRandom, seedOf } from '@forecourt/contract/random';
@@ -141,6 +142,45 @@ async function claimTokens(
   return state;
 }
 
+/** The newest terminal id the agent administers (0: none), or null when the user administers nothing. */
+async function newestTerminalId(c: ConsoleClient): Promise<number | null> {
+  try {
+    const [newest] = await c.get('/api/admin/terminals/?limit_to=1', z.array(AdminTerminalSchema));
+    return newest?.id ?? 0;
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 403 || err.status === 404)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Terminals created after `afterId` (newest first, paged with `before`), as an administrator lists them. Only those
+ * nobody has provisioned a device token for are answered: a terminal with a token has a real device.
+ */
+export async function newTerminals(
+  c: ConsoleClient,
+  afterId: number,
+): Promise<{ adopt: TerminalRef[]; newest: number }> {
+  const adopt: TerminalRef[] = [];
+  let newest = afterId;
+  let before = '';
+  for (;;) {
+    const page = await c.get(
+      `/api/admin/terminals/?limit_to=200${before ? `&before=${before}` : ''}`,
+      z.array(AdminTerminalSchema),
+    );
+    const fresh = page.filter((t) => t.id > afterId);
+    for (const t of fresh) {
+      newest = Math.max(newest, t.id);
+      if (!t.has_device_token)
+        adopt.push({ id: t.id, number: t.terminal_id, siteId: t.site_id, connectivity: null });
+    }
+    if (page.length < 200 || fresh.length < page.length) break;
+    before = String(page[page.length - 1].id);
+  }
+  return { adopt: adopt.reverse(), newest };
+}
+
 /** Discovers, provisions and starts the fleet. */
 export async function startFleet(opts: Options, log: Log, signal?: AbortSignal): Promise<Fleet> {
   const c = new ConsoleClient(opts.url);
@@ -154,6 +194,8 @@ export async function startFleet(opts: Options, log: Log, signal?: AbortSignal):
   const idle = opts.all ? [] : found.filter((t) => t.connectivity === 'off');
 
   const stats = emptyStats();
+  // Terminals created after this one are picked up while the fleet runs (see opts.rediscoverS).
+  let newest = opts.rediscoverS > 0 ? await newestTerminalId(c) : null;
   const state = await claimTokens(c, opts, run, log);
   const released = new Set(state.released);
   const mine = run.filter((t) => !released.has(t.id));
@@ -171,20 +213,19 @@ export async function startFleet(opts: Options, log: Log, signal?: AbortSignal):
     }
   };
 
-  const terminals = mine.map(
-    (t) =>
-      new TerminalSim(
-        t.id,
-        t.number,
-        t.siteId,
-        new DeviceClient(opts.url, state.tokens[t.id]),
-        opts.behaviour,
-        createRandom(seedOf(`sim:${t.number}:${Date.now()}`)),
-        { stats, cutOff, log },
-      ),
-  );
+  const simOf = (t: TerminalRef) =>
+    new TerminalSim(
+      t.id,
+      t.number,
+      t.siteId,
+      new DeviceClient(opts.url, state.tokens[t.id]),
+      opts.behaviour,
+      createRandom(seedOf(`sim:${t.number}:${Date.now()}`)),
+      { stats, cutOff, log },
+    );
+  const terminals = mine.map(simOf);
   let stopped = false;
-  const starting = terminals.map(async (sim) => {
+  const startSim = async (sim: TerminalSim) => {
     for (let attempt = 0; !stopped && !sim.released; attempt++) {
       try {
         await sim.start();
@@ -195,22 +236,71 @@ export async function startFleet(opts: Options, log: Log, signal?: AbortSignal):
         await new Promise((r) => setTimeout(r, Math.min(60_000, 2_000 * 2 ** attempt)));
       }
     }
-  });
-  await Promise.all(starting);
+  };
+  await Promise.all(terminals.map(startSim));
   const running = terminals.filter((t) => !t.released);
   log(
     'info',
     `simulating ${running.length} terminals` +
       (idle.length ? ` (${idle.length} offline at start stay down; --all runs them)` : ''),
   );
-  return {
+  const fleet: Fleet = {
     terminals: running,
     idle,
     released,
     stats,
     stop() {
       stopped = true;
+      if (rediscovery) clearTimeout(rediscovery);
       for (const t of terminals) t.stop();
     },
   };
+
+  /**
+   * Follows the fleet: adopts terminals created since the last look (provisioning their token as an installer
+   * would), and drops the ones that were let go (decommissioned or taken over by a real device: their token gets
+   * 401 and the terminal releases itself).
+   */
+  let rediscovery: ReturnType<typeof setTimeout> | null = null;
+  const rediscover = async () => {
+    if (newest === null) return;
+    const { adopt, newest: latest } = await newTerminals(c, newest);
+    newest = latest;
+    const fresh = adopt.filter((t) => !released.has(t.id));
+    for (const t of fresh) {
+      if (stopped) return;
+      try {
+        state.tokens[t.id] = await c.deviceToken(t.id);
+      } catch (err) {
+        log('warn', `terminal ${t.number} could not be provisioned: ${(err as Error).message}`);
+        continue;
+      }
+      const sim = simOf(t);
+      terminals.push(sim);
+      fleet.terminals.push(sim);
+      void startSim(sim);
+      log('info', `terminal ${t.number} was created: simulating it`);
+    }
+    if (fresh.length) saveState(opts.state, state);
+  };
+  const schedule = () => {
+    if (stopped || newest === null || opts.rediscoverS <= 0) return;
+    rediscovery = setTimeout(() => {
+      rediscover()
+        .catch(async (err) => {
+          // A lapsed sign-in (the session expired, or the server restarted with a new secret): sign in again.
+          if (err instanceof ApiError && err.status === 401)
+            await c.login(opts.username, opts.password).catch(() => {});
+          else log('warn', `looking for new terminals failed: ${(err as Error).message}`);
+        })
+        .finally(() => {
+          for (let i = fleet.terminals.length - 1; i >= 0; i--)
+            if (fleet.terminals[i].released) fleet.terminals.splice(i, 1);
+          schedule();
+        });
+    }, opts.rediscoverS * 1000);
+    rediscovery.unref?.();
+  };
+  schedule();
+  return fleet;
 }

@@ -59,6 +59,11 @@ export interface Options {
    * reuses its tokens and never takes back a terminal a real device now holds (null: kept in memory only).
    */
   state: string | null;
+  /**
+   * Seconds between looks for terminals created since the start (0: never). A new terminal nobody has provisioned
+   * a device token for is provisioned and simulated; one with a token belongs to a real device and is left alone.
+   */
+  rediscoverS: number;
   behaviour: Behaviour;
 }
 
@@ -77,6 +82,8 @@ export const USAGE = `Usage: simulate [options]
   --quiet              no summary lines
   --state FILE         keep provisioned device tokens and released terminals here across restarts
                        (default: SIMULATOR_STATE, else memory only)
+  --rediscover S       seconds between looks for terminals created since the start (default 15, 0: never);
+                       --terminals bounds only the terminals found at start
   --help`;
 
 function num(flag: string, raw: string | undefined, min: number, max: number): number {
@@ -100,6 +107,7 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
     reportS: 60,
     quiet: false,
     state: env.SIMULATOR_STATE || null,
+    rediscoverS: 15,
     behaviour: { ...DEMO_BEHAVIOUR },
   };
   let batchSet = false;
@@ -160,6 +168,9 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
         break;
       case '--state':
         o.state = value();
+        break;
+      case '--rediscover':
+        o.rediscoverS = num('--rediscover', value(), 0, 86_400);
         break;
       default:
         throw new UsageError(`unknown option ${arg}`);

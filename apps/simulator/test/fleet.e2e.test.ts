@@ -4,6 +4,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import {
+  CompanySchema as AdminCompanySchema,
+  AdminSiteSchema,
+  AdminTerminalSchema,
+} from '@forecourt/contract/admin';
 import { AlertSchema, TerminalSchema } from '@forecourt/contract/fleet';
 import { PumpSchema, TurnPumpResponseSchema } from '@forecourt/contract/pumps';
 import {
@@ -104,6 +109,7 @@ describe('the simulator against a real server', () => {
       reportS: 0,
       quiet: true,
       state: path.join(dataDir, 'simulator-state.json'),
+      rediscoverS: 1,
       behaviour: {
         ...DEMO_BEHAVIOUR,
         rate: 1,
@@ -233,6 +239,53 @@ describe('the simulator against a real server', () => {
     } finally {
       again.stop();
     }
+  });
+
+  it('picks up a terminal created after it started, leaves one a real device holds, and lets go of a decommissioned one', async () => {
+    const [company] = await api('GET', '/api/admin/companies/?limit_to=1', z.array(AdminCompanySchema));
+    const site = await api('POST', '/api/admin/sites/', AdminSiteSchema, {
+      company_id: company.id,
+      title: 'Knaresborough Services',
+      number: 'SIM-NEW-1',
+      lat: 54.01,
+      lng: -1.47,
+      timezone: 'Europe/London',
+    });
+    const created = (terminal_id: string) =>
+      api('POST', '/api/admin/terminals/', AdminTerminalSchema, {
+        site_id: site.id,
+        terminal_id,
+        card_acceptor_name: 'KNARESBOROUGH',
+      });
+    const fresh = await created('SIM-NEW-T1');
+    const installed = await created('SIM-NEW-T2');
+    // This one has a real device: its installer provisioned the token before the simulator looked.
+    const realToken = (
+      await api('POST', `/api/terminal/${installed.id}/device-token/`, DeviceTokenResponseSchema)
+    ).token;
+    const sim = await until('the simulator to adopt the new terminal', async () =>
+      fleet.terminals.find((t) => t.id === fresh.id && t.state === 'up'),
+    );
+    const terminals = () => api('GET', `/api/site/${site.id}/terminals/`, z.array(TerminalSchema));
+    await until('the new terminal to report', async () =>
+      (await terminals()).find((t) => t.id === fresh.id && t.connectivity === 'on'),
+    );
+    expect(fleet.terminals.map((t) => t.id)).not.toContain(installed.id);
+    const me = await fetch(`${server.url}/api/device/v1/me`, {
+      headers: { authorization: `Device ${realToken}` },
+    });
+    expect(me.status).toBe(200);
+
+    const gone = await fetch(`${server.url}/api/admin/terminals/${fresh.id}/`, {
+      method: 'DELETE',
+      headers: { authorization: `JWT ${token}` },
+    });
+    expect(gone.status).toBe(204);
+    await until('the simulator to let the decommissioned terminal go', async () =>
+      fleet.released.has(fresh.id),
+    );
+    expect(sim.state).toBe('stopped');
+    await until('the fleet to drop it', async () => !fleet.terminals.some((t) => t.id === fresh.id));
   });
 
   it('the command line prints usage and rejects bad flags', () => {

@@ -119,6 +119,12 @@ export const AdminTerminalSchema = z
     card_acceptor_name: z.string(),
     lat: z.number().nullable(),
     lng: z.number().nullable(),
+    has_device_token: z
+      .boolean()
+      .optional()
+      .describe(
+        'Whether a device token is provisioned (the token itself is shown only once, when provisioned)',
+      ),
   })
   .describe('A terminal');
 export type AdminTerminal = z.infer<typeof AdminTerminalSchema>;
@@ -386,6 +392,7 @@ export const AUDIT_ACTIONS = [
   'create',
   'update',
   'decommission',
+  'disable',
   'provision_token',
   'acknowledge',
   'import',

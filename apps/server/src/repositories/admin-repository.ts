@@ -117,6 +117,7 @@ type TerminalRaw = {
   lng: number | null;
   pump_controller: boolean;
   decommissioned_at: unknown;
+  has_device_token?: boolean;
 };
 const toTerminal = (r: TerminalRaw): AdminTerminal => ({
   id: num(r.id),
@@ -125,9 +126,12 @@ const toTerminal = (r: TerminalRaw): AdminTerminal => ({
   card_acceptor_name: r.card_acceptor_name,
   lat: nullableNum(r.lat),
   lng: nullableNum(r.lng),
+  ...(r.has_device_token === undefined ? {} : { has_device_token: Boolean(r.has_device_token) }),
 });
 const TERMINAL_COLS =
   't.id, t.agent_id, t.site_id, t.terminal_no, t.card_acceptor_name, t.lat, t.lng, t.pump_controller, t.decommissioned_at';
+/** Whether the terminal has a device token: the fleet simulator adopts only terminals nobody provisioned. */
+const HAS_TOKEN = 'exists (select 1 from device_tokens d where d.terminal_id = t.id) as has_device_token';
 
 type PumpRaw = {
   id: number;
@@ -234,7 +238,7 @@ export function createAdminRepository(database: Database) {
     return q<SiteRaw>(`select ${SITE_COLS} from sites s where s.id = $1`, [id]);
   }
   async function terminalRow(q: QueryFn, id: number) {
-    return q<TerminalRaw>(`select ${TERMINAL_COLS} from terminals t where t.id = $1`, [id]);
+    return q<TerminalRaw>(`select ${TERMINAL_COLS}, ${HAS_TOKEN} from terminals t where t.id = $1`, [id]);
   }
   async function pumpRow(q: QueryFn, id: number) {
     return q<PumpRaw>(`select ${PUMP_COLS} from pumps p join sites s on s.id = p.site_id where p.id = $1`, [
@@ -471,7 +475,7 @@ export function createAdminRepository(database: Database) {
       const where = [`t.agent_id = ${p.add(agentId)}`, 't.decommissioned_at is null'];
       if (o.siteId !== undefined) where.push(`t.site_id = ${p.add(o.siteId)}`);
       const rows = await query<TerminalRaw>(
-        `select ${TERMINAL_COLS} from terminals t ${page(where, p, 't.id', o, ['t.terminal_no', 't.card_acceptor_name'])}`,
+        `select ${TERMINAL_COLS}, ${HAS_TOKEN} from terminals t ${page(where, p, 't.id', o, ['t.terminal_no', 't.card_acceptor_name'])}`,
         p.values,
       );
       return rows.map(toTerminal);
