@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,11 +38,15 @@ interface Run {
   exited: Promise<number | null>;
 }
 
-function start(env: Record<string, string>): Run {
+/** How `npm run dev` and the tests run the server (its sources under tsx), or as `npm start` does (compiled). */
+const SOURCES = ['--import', 'tsx', 'src/server.ts'];
+const COMPILED = ['dist/server.js'];
+
+function start(env: Record<string, string>, argv = SOURCES): Run {
   let out = '';
   let err = '';
   const { JWT_SECRET: _unused, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, argv, {
     cwd: serverDir,
     env: {
       ...inherited,
@@ -102,16 +106,25 @@ async function agentCount(url: string): Promise<number> {
  * Starts the server on a new database, stops it with the first signal, starts it again on the same data
  * and stops it with the second: both stops exit 0, the second start keeps the data and does not seed.
  */
-async function restartKeepsData(env: Record<string, string>, signals: [NodeJS.Signals, NodeJS.Signals]) {
-  const first = start({ ...env, PORT: '0', SEED: 'demo' });
+async function restartKeepsData(
+  env: Record<string, string>,
+  signals: [NodeJS.Signals, NodeJS.Signals],
+  argv = SOURCES,
+) {
+  const first = start({ ...env, PORT: '0', SEED: 'demo' }, argv);
   const up = await started(first);
   expect(up.seeded).toBe('demo');
   const companies = await agentCount(up.url);
   expect(companies).toBeGreaterThan(0);
+  // The new database was created and seeded in a child process: the server itself never held its ~1 GB.
+  const peakKb = Number(
+    /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${first.child.pid}/status`, 'utf8'))?.[1],
+  );
+  expect(peakKb / 1024).toBeLessThan(500);
   first.child.kill(signals[0]);
   expect(await first.exited).toBe(0);
 
-  const second = start({ ...env, PORT: '0', SEED: 'demo' });
+  const second = start({ ...env, PORT: '0', SEED: 'demo' }, argv);
   const again = await started(second);
   expect(again.seeded).toBe('kept:demo');
   expect(await agentCount(again.url)).toBe(companies);
@@ -138,6 +151,14 @@ describe.skipIf(process.env.FC_TEST_DB !== 'pglite')('the server process', () =>
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-process-'));
     dataDirs.push(dataDir);
     await restartKeepsData({ DATA_DIR: dataDir }, ['SIGTERM', 'SIGINT']);
+  }, 240_000);
+
+  it('runs compiled as npm start does (dist/, no TypeScript loader): first start and restart', async () => {
+    const build = spawnSync('npm', ['run', 'build'], { cwd: serverDir, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-process-'));
+    dataDirs.push(dataDir);
+    await restartKeepsData({ DATA_DIR: dataDir }, ['SIGTERM', 'SIGTERM'], COMPILED);
   }, 240_000);
 });
 
