@@ -28,6 +28,12 @@ export function makeAlert(overrides: Partial<Alert> = {}): Alert {
     issue: 'Terminal offline',
     customer_name: 'Northern Fuels',
     site_name: 'Leeds Road',
+    severity: 'critical',
+    state: 'active',
+    cleared_at: null,
+    acknowledged_at: null,
+    acknowledged_by: null,
+    note: null,
     ...overrides,
   };
 }

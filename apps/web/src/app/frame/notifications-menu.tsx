@@ -35,14 +35,24 @@ export function NotificationsMenu() {
   const { user } = useSession();
   const [opened, setOpened] = useState(false);
   const source = notificationScope(user);
+  // The unacknowledged active alerts of the source (docs/product.md#alert-lifecycle): counted, the latest listed.
+  const unacknowledged = { state: 'active', acknowledged: false } as const;
+  const scope = source ?? { kind: 'agent' as const, id: 0 };
   const query = useQuery({
-    ...alertQueries.list(source ?? { kind: 'agent', id: 0 }, { limit_to: NOTIFICATION_COUNT }),
+    ...alertQueries.list(scope, { limit_to: NOTIFICATION_COUNT, ...unacknowledged }),
+    enabled: source !== null,
+    refetchInterval: NOTIFICATIONS_DELAY_MS,
+  });
+  const counted = useQuery({
+    ...alertQueries.count(scope, unacknowledged),
     enabled: source !== null,
     refetchInterval: NOTIFICATIONS_DELAY_MS,
   });
   const items = source ? (query.data ?? []) : [];
-  const count = items.length;
-  const link = source ? `#/${source.kind}/${source.id}/${LOG_PATHS.alert.path}` : '#/';
+  const count = source ? (counted.data?.count ?? items.length) : 0;
+  const link = source
+    ? `#/${source.kind}/${source.id}/${LOG_PATHS.alert.path}?state=active&acknowledged=false`
+    : '#/';
 
   return (
     <Popover

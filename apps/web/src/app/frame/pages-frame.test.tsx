@@ -31,10 +31,10 @@ describe('page frame header', () => {
     const { user } = await openFrame();
     expect(screen.getByRole('button', { name: 'Toggle sidebar' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Settings' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/agent/dashboard');
+    expect(screen.getByRole('link', { name: 'Forecourt home' })).toHaveAttribute('href', '/agent/dashboard');
     expect(screen.getByRole('button', { name: 'Notifications' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Messages' })).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'User menu' }));
+    await user.click(screen.getByRole('button', { name: /^User menu/ }));
     expect(await screen.findByRole('menuitem', { name: 'Profile' })).toHaveAttribute('href', '/profile');
     expect(screen.getByRole('menuitem', { name: 'Log out' })).toHaveAttribute('href', '/auth/logout');
   });
@@ -55,7 +55,7 @@ describe('page frame header', () => {
 
   it('Log out from the avatar menu signs out', async () => {
     const { user, location, api } = await openFrame(makeUser(), { 'DELETE /api/auth/logout': json({}) });
-    await user.click(screen.getByRole('button', { name: 'User menu' }));
+    await user.click(screen.getByRole('button', { name: /^User menu/ }));
     await user.click(await screen.findByRole('menuitem', { name: 'Log out' }));
     await waitFor(() => expect(location.current.pathname).toBe('/auth/login'));
     expect(api.find('DELETE', '/api/auth/logout')).toHaveLength(1);
@@ -82,7 +82,7 @@ describe('notifications', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
     const links = within(dialog).getAllByRole('link');
     expect(links).toHaveLength(2);
-    expect(links[0]).toHaveAttribute('href', '#/agent/7/alert/log');
+    expect(links[0]).toHaveAttribute('href', '#/agent/7/alert/log?state=active&acknowledged=false');
     expect(links[0]).toHaveTextContent('Terminal offline: 0101-2');
     await user.click(within(dialog).getByRole('button', { name: 'Close notifications' }));
     await waitFor(() =>
@@ -114,19 +114,41 @@ describe('notifications', () => {
       'company user: the first company',
       makeUser({ agent: null }),
       '/api/alerts/company/11/',
-      '#/company/11/alert/log',
+      '#/company/11/alert/log?state=active&acknowledged=false',
     ],
     [
       'site user: the first site',
       makeUser({ agent: null, companies: [] }),
       '/api/alerts/site/101/',
-      '#/site/101/alert/log',
+      '#/site/101/alert/log?state=active&acknowledged=false',
     ],
   ])('%s', async (_name, user, path, href) => {
     const view = await openFrame(user, { [`GET ${path}`]: json([makeAlert()]) });
     await waitFor(() => expect(notificationCalls(view.api, path)).toHaveLength(1));
     await view.user.click(screen.getByRole('button', { name: 'Notifications' }));
     expect(await screen.findByRole('link', { name: /Terminal offline/ })).toHaveAttribute('href', href);
+  });
+
+  it('the bell counts the unacknowledged active alerts of the scope and lists the latest of them', async () => {
+    const { user, api } = await openFrame(makeUser({ agent: 7 }), {
+      'GET /api/alerts/agent/7/': json([makeAlert({ id: 1, text: 'Modem failure: no carrier' })]),
+      'GET /api/alerts/agent/7/count/': json({ count: 37 }),
+    });
+    const bell = screen.getByRole('button', { name: 'Notifications' });
+    await waitFor(() => expect(bell.closest('.fc-bell-count')).toHaveTextContent('37'));
+    const [list] = notificationCalls(api, '/api/alerts/agent/7/');
+    expect(list!.url.searchParams.get('state')).toBe('active');
+    expect(list!.url.searchParams.get('acknowledged')).toBe('false');
+    const [count] = api.find('GET', '/api/alerts/agent/7/count/');
+    expect(count!.url.searchParams.get('state')).toBe('active');
+    expect(count!.url.searchParams.get('acknowledged')).toBe('false');
+    await user.click(bell);
+    const dialog = await screen.findByRole('dialog', { name: 'Notifications' });
+    expect(within(dialog).getByText('37')).toBeInTheDocument();
+    expect(within(dialog).getByRole('link', { name: /Modem failure/ })).toHaveAttribute(
+      'href',
+      '#/agent/7/alert/log?state=active&acknowledged=false',
+    );
   });
 
   it('no agent, company or site: no notifications and no call', async () => {

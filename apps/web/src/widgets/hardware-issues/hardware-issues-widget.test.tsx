@@ -29,7 +29,7 @@ describe('Hardware issues widget', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Date', 'Terminal number', 'Issue']);
+    ).toEqual(['Severity', 'Date', 'Terminal number', 'Issue', 'Acknowledged']);
     expect(within(table).getByText('Printer jam')).toBeInTheDocument();
     expect(fetch.find('GET', '/api/alerts/site/101/')[0].url.searchParams.getAll('event_type')).toEqual([
       '1',
@@ -65,5 +65,33 @@ describe('Hardware issues widget', () => {
     mockFetch({ 'GET /api/alerts/company/11/': json([]) });
     renderWithProviders(<HardwareIssuesWidget scope={{ kind: 'company', id: 11 }} />, { user: makeUser() });
     expect(await screen.findByText('No hardware issues')).toBeInTheDocument();
+  });
+
+  it('lists active issues worst first and acknowledges one in a click (no note needed)', async () => {
+    let acked = false;
+    const base = makeAlert({
+      id: 8,
+      event_type: 15,
+      text: 'Modem failure: no carrier',
+      issue: 'Modem failure',
+    });
+    const api = mockFetch({
+      'GET /api/alerts/agent/7/': () =>
+        json([acked ? { ...base, acknowledged_at: '2024-05-01T10:07:00Z', acknowledged_by: 'agent' } : base]),
+      'POST /api/alerts/8/ack/': () => {
+        acked = true;
+        return json({ ...base, acknowledged_at: '2024-05-01T10:07:00Z', acknowledged_by: 'agent' });
+      },
+    });
+    const { user } = renderWithProviders(<HardwareIssuesWidget scope={{ kind: 'agent', id: 7 }} />, {
+      user: makeUser(),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Acknowledge: Modem failure: no carrier' }));
+    await user.click(await screen.findByRole('button', { name: 'Acknowledge' }));
+    expect(await screen.findByText(/agent ·/)).toBeInTheDocument();
+    expect(api.find('POST', '/api/alerts/8/ack/')[0]!.body).toEqual({});
+    const [call] = api.find('GET', '/api/alerts/agent/7/');
+    expect(call!.url.searchParams.get('state')).toBe('active');
+    expect(call!.url.searchParams.get('sort')).toBe('severity');
   });
 });

@@ -1,10 +1,12 @@
+import type { AlertSite } from '@forecourt/contract/fleet';
 import { eventName, formatDateSafe } from '@forecourt/contract/formatters';
 import { logPath } from '@forecourt/contract/log-paths';
-import { Anchor } from '@mantine/core';
+import { Anchor, Group, SegmentedControl, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { AlertAck, SeverityBadge } from '../../../components/alerts/alert-ack.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { type Alert, alertQueries } from '../../../lib/api/alerts.ts';
@@ -25,6 +27,7 @@ export interface AlertRow {
   number: string;
   site_name: string;
   customer_name: string;
+  alert: Partial<Alert>;
 }
 
 /** One display row per alert; odd records (missing text or dates) still give a row. */
@@ -38,42 +41,134 @@ export function toAlertRow(alert: Partial<Alert>, index: number): AlertRow {
     number: alert.number ?? '',
     site_name: alert.site_name ?? '',
     customer_name: alert.customer_name ?? '',
+    alert,
   };
 }
 
-/** Alerts: a searchable table of event and date, newest first, linking to the alert log. */
+type View = 'flat' | 'sites';
+
+/** The alert log of one site, filtered to its active alerts: where a by-site row leads. */
+export const siteAlertLogLink = (siteId: number) => `${logPath('alert', 'site', siteId)}?state=active`;
+
+/**
+ * Alerts (docs/product.md#alert-lifecycle): the active alerts of the scope, worst first, each with its severity
+ * and an Acknowledge button (or who acknowledged it and when). Agents and companies can switch to one row per
+ * site (active, unacknowledged, worst severity, latest), each opening that site's alert log.
+ */
 export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const valid = isValidScope(scope);
-  const query = useQuery({ ...alertQueries.list(scope), enabled: valid });
+  const canGroup = scope.kind !== 'site';
+  const [view, setView] = useState<View>('flat');
+  const bySite = canGroup && view === 'sites';
+  const query = useQuery({
+    ...alertQueries.list(scope, { state: 'active', sort: 'severity' }),
+    enabled: valid && !bySite,
+  });
+  const sites = useQuery({ ...alertQueries.sites(scope), enabled: valid && bySite });
   const rows = useMemo(() => (query.data ?? []).map(toAlertRow), [query.data]);
   const columns: DataTableColumn<AlertRow>[] = [
+    {
+      key: 'severity',
+      header: t('SEVERITY'),
+      width: '5.5rem',
+      nowrap: true,
+      render: (r) => <SeverityBadge severity={r.alert.severity} />,
+    },
     { key: 'event', header: t('EVENT') },
     { key: 'date', header: t('DATE'), width: '9.5rem', nowrap: true },
+    {
+      key: 'ack',
+      header: t('ACKNOWLEDGED'),
+      width: '9rem',
+      render: (r) => (r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null),
+    },
   ];
+  const siteColumns: DataTableColumn<AlertSite>[] = [
+    {
+      key: 'title',
+      header: t('SITE'),
+      render: (s) => (
+        <Anchor component={Link} to={siteAlertLogLink(s.site_id)} size="sm" className="fc-alert-site">
+          {s.title}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'worst_severity',
+      header: t('SEVERITY'),
+      width: '5.5rem',
+      nowrap: true,
+      render: (s) => <SeverityBadge severity={s.worst_severity} />,
+    },
+    { key: 'active', header: t('ACTIVE_ALERTS'), width: '4.5rem', nowrap: true },
+    { key: 'unacknowledged', header: t('UNACKNOWLEDGED'), width: '6.5rem', nowrap: true, visibleFrom: 'sm' },
+    {
+      key: 'latest_at',
+      header: t('LATEST'),
+      width: '9.5rem',
+      nowrap: true,
+      visibleFrom: 'sm',
+      render: (s) => formatDateSafe(s.latest_at, (d) => d.toLocaleString(i18n.language)),
+    },
+  ];
+  const shown = bySite ? sites : query;
+  const siteRows = sites.data ?? [];
   return (
     <WidgetCard
       title={t('ALERTS')}
       info={{ title: t('ALERTS'), description: t('ALERTS_INFO') }}
-      {...widgetQueryState(query)}
-      empty={rows.length === 0}
-      emptyMessage={t('NO_EVENTS')}
+      {...widgetQueryState(shown)}
+      empty={bySite ? siteRows.length === 0 : rows.length === 0}
+      emptyMessage={bySite ? t('NO_ACTIVE_ALERTS') : t('NO_EVENTS')}
       height={height}
+      data-testid="alerts-widget"
+      actions={
+        canGroup && (
+          <SegmentedControl
+            size="xs"
+            aria-label={t('ALERTS_VIEW')}
+            value={view}
+            onChange={(v) => setView(v as View)}
+            data={[
+              { value: 'flat', label: t('ALERTS_FLAT') },
+              { value: 'sites', label: t('ALERTS_BY_SITE') },
+            ]}
+          />
+        )
+      }
       footer={
         valid && (
-          <Anchor component={Link} to={logPath('alert', scope.kind, scope.id)} size="xs">
-            {t('ALERT_LOG')}
-          </Anchor>
+          <Group gap="md">
+            <Anchor component={Link} to={logPath('alert', scope.kind, scope.id)} size="xs">
+              {t('ALERT_LOG')}
+            </Anchor>
+            {!bySite && rows.length > 0 && (
+              <Text size="xs" c="dimmed">
+                {rows.filter((r) => !r.alert.acknowledged_at).length} {t('UNACKNOWLEDGED').toLowerCase()}
+              </Text>
+            )}
+          </Group>
         )
       }
     >
-      <DataTable
-        rows={rows}
-        columns={columns}
-        rowKey={(r) => r.id}
-        label={t('ALERTS')}
-        height={height - 160}
-      />
+      {bySite ? (
+        <DataTable
+          rows={siteRows}
+          columns={siteColumns}
+          rowKey={(s) => s.site_id}
+          label={t('ALERTS_BY_SITE')}
+          height={height - 160}
+        />
+      ) : (
+        <DataTable
+          rows={rows}
+          columns={columns}
+          rowKey={(r) => r.id}
+          label={t('ALERTS')}
+          height={height - 160}
+        />
+      )}
     </WidgetCard>
   );
 }

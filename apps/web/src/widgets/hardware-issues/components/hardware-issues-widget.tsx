@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { AlertAck, SeverityBadge } from '../../../components/alerts/alert-ack.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
@@ -28,6 +29,7 @@ interface HardwareRow {
   site_name: string;
   site_id: number | null;
   company_id: number | null;
+  alert: Partial<Alert>;
 }
 
 function toRow(
@@ -47,10 +49,14 @@ function toRow(
     site_name: a.site_name ?? '',
     site_id: a.site_id ?? siteId ?? null,
     company_id: a.company_id ?? companyId ?? null,
+    alert: a,
   };
 }
 
-/** Hardware issues: date, terminal number and issue (agents also customer and site), newest first. */
+/**
+ * Hardware issues: the active ones, worst first: severity, date, terminal number and issue (agents also customer
+ * and site), and an Acknowledge button or who acknowledged it and when (docs/product.md#alert-lifecycle).
+ */
 export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWidgetProps) {
   const { t } = useTranslation();
   // An agent's list spans companies: it also names the customer and the site.
@@ -59,7 +65,7 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
   const siteId = scope.kind === 'site' ? scope.id : undefined;
   const { dateTime } = useDateWriters();
   const query = useQuery({
-    ...alertQueries.list(scope, { event_type: HARDWARE_EVENT_TYPES }),
+    ...alertQueries.list(scope, { event_type: HARDWARE_EVENT_TYPES, state: 'active', sort: 'severity' }),
     enabled: isValidScope(scope),
   });
   const rows = useMemo(
@@ -68,6 +74,13 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
   );
   const height = size2X ? 450 : 360;
   const columns: DataTableColumn<HardwareRow>[] = [
+    {
+      key: 'severity',
+      header: t('SEVERITY'),
+      width: '5.5rem',
+      nowrap: true,
+      render: (r) => <SeverityBadge severity={r.alert.severity} />,
+    },
     { key: 'date', header: t('DATE'), width: '8.5rem', nowrap: true },
     {
       key: 'number',
@@ -84,6 +97,12 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
         ),
     },
     { key: 'issue', header: t('ISSUE') },
+    {
+      key: 'ack',
+      header: t('ACKNOWLEDGED'),
+      width: '9rem',
+      render: (r) => (r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null),
+    },
   ];
   if (isAgent) {
     columns.push(

@@ -17,6 +17,7 @@ import { Badge, Text } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import type { ZodType, z } from 'zod';
+import { AlertAck, SeverityBadge } from '../../../../components/alerts/alert-ack.tsx';
 import { CommandStateBadge, commandStateKey } from '../../../../components/command-state.tsx';
 
 /** What every log row has: an id, its paging cursor and its site's zone. */
@@ -103,6 +104,51 @@ const alertColumns: LogColumn<Alert>[] = [
   { key: 'number', label: 'LOG_COL_TERMINAL', render: (r) => r.number },
   { key: 'site_name', label: 'LOG_COL_SITE', render: (r) => r.site_name },
   { key: 'customer_name', label: 'LOG_COL_COMPANY', render: (r) => r.customer_name, wide: true },
+  {
+    key: 'severity',
+    label: 'SEVERITY',
+    nowrap: true,
+    render: (r) => <SeverityBadge severity={r.severity} />,
+  },
+  {
+    key: 'state',
+    label: 'ALERT_STATE',
+    nowrap: true,
+    render: (r, c) => (
+      <Badge
+        color={r.state === 'active' ? 'red' : 'gray'}
+        variant={r.state === 'active' ? 'light' : 'outline'}
+        radius="sm"
+        styles={BADGE_STYLES}
+        title={r.cleared_at ? c.time(r.cleared_at, r) : undefined}
+      >
+        {c.t(r.state === 'active' ? 'ALERT_ACTIVE' : 'ALERT_CLEARED')}
+      </Badge>
+    ),
+  },
+  { key: 'acknowledged', label: 'ACKNOWLEDGED', render: (r) => <AlertAck alert={r} /> },
+];
+
+/** The alert lifecycle filters of the alert logs (docs/product.md#alert-lifecycle). */
+const alertLifecycleFilters: LogFilter[] = [
+  {
+    name: 'state',
+    type: 'select',
+    label: 'ALERT_STATE',
+    options: (t) => [
+      { value: 'active', label: t('ALERT_ACTIVE') },
+      { value: 'cleared', label: t('ALERT_CLEARED') },
+    ],
+  },
+  {
+    name: 'acknowledged',
+    type: 'select',
+    label: 'ACKNOWLEDGED',
+    options: (t) => [
+      { value: 'true', label: t('ACKNOWLEDGED_YES') },
+      { value: 'false', label: t('ACKNOWLEDGED_NO') },
+    ],
+  },
 ];
 
 type Telemetry = { terminal: { terminal_id: string }; customer: string; created_at: string } & LogRowBase;
@@ -139,10 +185,12 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
   alert: kind('alert', 'LOG_TITLE_ALERT', AlertLogEntrySchema, alertColumns, [
     { name: 'event_type', type: 'multi', label: 'LOG_FILTER_EVENT_TYPE', options: eventTypeOptions(false) },
     terminal,
+    ...alertLifecycleFilters,
   ]),
   hardware: kind('hardware', 'LOG_TITLE_HARDWARE', AlertLogEntrySchema, alertColumns, [
     { name: 'event_type', type: 'multi', label: 'LOG_FILTER_EVENT_TYPE', options: eventTypeOptions(true) },
     terminal,
+    ...alertLifecycleFilters,
   ]),
   connectivity: kind(
     'connectivity',

@@ -29,6 +29,12 @@ function alertRow(id: number, overrides: Record<string, unknown> = {}) {
     company_id: 1,
     terminal_id: 7,
     timezone: 'Europe/London',
+    severity: 'minor',
+    state: 'active',
+    cleared_at: null,
+    acknowledged_at: null,
+    acknowledged_by: null,
+    note: null,
     ...overrides,
   };
 }
@@ -139,6 +145,44 @@ describe('log screen', () => {
     await view.user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(view.location.current.search).toBe(''));
     expect(await screen.findByText('No entries yet.')).toBeInTheDocument();
+  });
+
+  it('state and acknowledged come from the URL and reach the API; a row is acknowledged in place', async () => {
+    let acked = false;
+    const api = mockFetch({
+      'GET /api/agent/1/alert/log/': () =>
+        json([
+          alertRow(
+            4,
+            acked ? { acknowledged_at: '2024-05-01T10:05:00Z', acknowledged_by: 'agent', note: 'On it' } : {},
+          ),
+          alertRow(3, { acknowledged_at: '2024-05-01T09:00:00Z', acknowledged_by: 'company' }),
+        ]),
+      'POST /api/alerts/4/ack/': () => {
+        acked = true;
+        return json(
+          alertRow(4, { acknowledged_at: '2024-05-01T10:05:00Z', acknowledged_by: 'agent', note: 'On it' }),
+        );
+      },
+      'GET /api/agent/1/time/zones/': zones,
+    });
+    const view = renderWithProviders(null, {
+      routes,
+      route: '/agent/1/alert/log/?state=active&acknowledged=false',
+      user: makeUser(),
+    });
+    await screen.findAllByText('Printer failure');
+    const call = lastCall(api.calls, '/api/agent/1/alert/log/');
+    expect(call?.url.searchParams.get('state')).toBe('active');
+    expect(call?.url.searchParams.get('acknowledged')).toBe('false');
+    expect(screen.getAllByText(/company ·/).length).toBeGreaterThan(0);
+    await view.user.click(
+      screen.getAllByRole('button', { name: 'Acknowledge: Printer failure: paper jam 4' })[0]!,
+    );
+    await view.user.type(await screen.findByRole('textbox', { name: 'Note (optional)' }), 'On it');
+    await view.user.click(screen.getByRole('button', { name: 'Acknowledge' }));
+    expect((await screen.findAllByText(/agent ·/)).length).toBeGreaterThan(0);
+    expect(api.find('POST', '/api/alerts/4/ack/')[0]!.body).toEqual({ note: 'On it' });
   });
 
   it('pages with the cursor: Load more asks for rows before the last one shown', async () => {

@@ -37,6 +37,7 @@ import { translateMessage } from '../../../../i18n/messages.ts';
 import { avatarSrc, changePassword, updateProfile } from '../../../../lib/api/users.ts';
 import { isApiError } from '../../../../lib/api-client.ts';
 import { setToken, setUser, useSession } from '../../../../lib/auth/session.ts';
+import { NotificationsSection } from './notifications-section.tsx';
 
 /** The profile form: the contract's field rules, with the email required as on registration. */
 export const ProfileFormSchema = z.object({
@@ -324,6 +325,7 @@ export default function ProfilePage() {
         <ProfileEditForm key={user.id} user={user} />
         <PasswordChangeForm username={user.username} />
       </SimpleGrid>
+      <NotificationsSection />
     </Stack>
   );
 }

@@ -1,0 +1,134 @@
+import type { Severity } from '@forecourt/contract/events';
+import type { Alert } from '@forecourt/contract/fleet';
+import { formatDateSafe } from '@forecourt/contract/formatters';
+import { Badge, Button, Group, Popover, Stack, Text, Textarea, Tooltip } from '@mantine/core';
+import { IconCheck } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAckAlert } from '../../lib/api/alerts.ts';
+import { errorText } from '../../lib/api-client.ts';
+
+const SEVERITY_COLOR: Record<Severity, string> = {
+  critical: 'red',
+  major: 'orange',
+  minor: 'yellow',
+  info: 'blue',
+};
+
+/** The severity of an alert as a coloured badge (docs/event-types.md#severity). */
+export function SeverityBadge({ severity }: { severity: Severity | undefined }) {
+  const { t } = useTranslation();
+  if (!severity) return null;
+  return (
+    <Badge
+      size="xs"
+      variant="light"
+      color={SEVERITY_COLOR[severity]}
+      className="fc-severity"
+      data-severity={severity}
+    >
+      {t(`SEVERITY_${severity.toUpperCase()}`)}
+    </Badge>
+  );
+}
+
+/** "who · when" of an acknowledged alert, with its note under it; nothing when not acknowledged. */
+export function AckedBy({ alert }: { alert: Pick<Alert, 'acknowledged_by' | 'acknowledged_at' | 'note'> }) {
+  const { t, i18n } = useTranslation();
+  if (!alert.acknowledged_at) return null;
+  const time = formatDateSafe(alert.acknowledged_at, (d) =>
+    d.toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' }),
+  );
+  const line = (
+    <Text size="xs" c="dimmed" className="fc-acked-by" component="span">
+      <IconCheck size={12} aria-hidden style={{ verticalAlign: 'middle' }} />{' '}
+      {t('ACK_BY', { user: alert.acknowledged_by ?? '?', time })}
+    </Text>
+  );
+  return (
+    <Stack gap={0}>
+      {alert.note ? (
+        <Tooltip label={alert.note} multiline maw={280} withinPortal>
+          {line}
+        </Tooltip>
+      ) : (
+        line
+      )}
+      {alert.note && (
+        <Text size="xs" className="fc-ack-note" lineClamp={1}>
+          {alert.note}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * Acknowledge an alert (docs/product.md#alert-lifecycle): a button opening a small form with an optional note;
+ * once acknowledged, who and when (and the note). The note is shown as text, never as HTML.
+ */
+export function AlertAck({
+  alert,
+}: {
+  alert: Pick<Alert, 'id' | 'text' | 'acknowledged_by' | 'acknowledged_at' | 'note'>;
+}) {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  const [note, setNote] = useState('');
+  const ack = useAckAlert();
+  if (alert.acknowledged_at) return <AckedBy alert={alert} />;
+  const submit = () =>
+    ack.mutate(
+      { id: alert.id, note: note.trim() || undefined },
+      {
+        onSuccess: () => {
+          setOpened(false);
+          setNote('');
+        },
+      },
+    );
+  return (
+    <Popover opened={opened} onChange={setOpened} position="bottom-end" withArrow trapFocus shadow="md">
+      <Popover.Target>
+        <Button
+          size="compact-xs"
+          variant="light"
+          onClick={() => setOpened((o) => !o)}
+          aria-label={t('ACKNOWLEDGE_ALERT', { text: alert.text })}
+          className="fc-ack-button"
+        >
+          {t('ACKNOWLEDGE')}
+        </Button>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            submit();
+          }}
+        >
+          <Stack gap="xs" w={240}>
+            <Textarea
+              label={t('ACK_NOTE')}
+              value={note}
+              onChange={(e) => setNote(e.currentTarget.value)}
+              maxLength={500}
+              rows={2}
+              data-autofocus
+            />
+            {ack.isError && (
+              <Text size="xs" c="red" role="alert">
+                {t('ACK_FAILED', { error: errorText(ack.error) })}
+              </Text>
+            )}
+            <Group justify="flex-end">
+              <Button type="submit" size="xs" loading={ack.isPending}>
+                {t('ACKNOWLEDGE')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
