@@ -269,7 +269,7 @@ describe('signed in', () => {
     );
     await shot(p, 'ui-search-fields');
     await menu.getByRole('link', { name: 'Modals' }).click();
-    await p.getByRole('button', { name: 'About this widget' }).click();
+    await p.getByRole('button', { name: 'About Widget card with info' }).click();
     const info = p.getByRole('dialog', { name: 'Widget card with info' });
     await info.waitFor();
     await info.getByRole('button', { name: 'Close' }).click();

@@ -16,7 +16,7 @@ describe('WidgetCard', () => {
       </WidgetCard>,
     );
     const card = screen.getByRole('region', { name: 'Alerts' });
-    await user.click(within(card).getByRole('button', { name: 'About this widget' }));
+    await user.click(within(card).getByRole('button', { name: 'About Alerts' }));
     const dialog = await screen.findByRole('dialog', { name: 'About alerts' });
     expect(within(dialog).getByText('The latest events.')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));

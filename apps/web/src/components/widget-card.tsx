@@ -143,7 +143,7 @@ export function WidgetCard(props: WidgetCardProps) {
             <ActionIcon
               variant="subtle"
               color="gray"
-              aria-label={t('WIDGET_INFO')}
+              aria-label={typeof title === 'string' ? t('WIDGET_INFO_ABOUT', { title }) : t('WIDGET_INFO')}
               onClick={() => setInfoOpen(true)}
             >
               <IconInfoCircle size={18} />
@@ -170,7 +170,13 @@ export function WidgetCard(props: WidgetCardProps) {
         </Group>
       )}
       {info && (
-        <Modal opened={infoOpen} onClose={() => setInfoOpen(false)} title={info.title} centered>
+        <Modal
+          opened={infoOpen}
+          onClose={() => setInfoOpen(false)}
+          title={info.title}
+          centered
+          withCloseButton={false}
+        >
           <Stack>
             <Text size="sm">{info.description}</Text>
             <Group justify="flex-end">

@@ -72,6 +72,8 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
   defaultRadius: 'md',
   cursorType: 'pointer',
+  // Filled buttons, badges and icons take black or white text, whichever their colour needs (docs/accessibility.md).
+  autoContrast: true,
   components: {
     Notification: { defaultProps: { withCloseButton: true } },
     Card: { defaultProps: { withBorder: true, radius: 'md', shadow: 'xs' } },
@@ -83,11 +85,20 @@ export const theme = createTheme({
 /** Page background behind the cards; the cards keep Mantine's body colour. */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: { '--fc-app-bg': '#edf1f7', '--fc-header-bg': '#ffffff', '--fc-muted': '#8f9bb3' },
+  light: {
+    '--fc-app-bg': '#edf1f7',
+    '--fc-header-bg': '#ffffff',
+    // Mantine's dimmed grey and error red are below 4.5:1 on white and on the page background: darker ones.
+    '--fc-muted': '#5f6b7a',
+    '--mantine-color-dimmed': '#5f6b7a',
+    '--mantine-color-error': '#c92a2a',
+  },
   dark: {
     '--fc-app-bg': '#1b1b38',
     '--fc-header-bg': '#252547',
     '--fc-muted': '#a4a4cf',
+    // Links in the brand's shade 4 are 3.3:1 on cosmic's cards: a lighter shade reads at 8:1.
+    '--mantine-color-anchor': '#c6a8ff',
     // Mantine's dark "light" variant is a faint tint of shade 9: near-black on cosmic's indigo. Lift it.
     '--mantine-color-brand-light': 'rgba(161, 110, 255, 0.2)',
     '--mantine-color-brand-light-hover': 'rgba(161, 110, 255, 0.28)',

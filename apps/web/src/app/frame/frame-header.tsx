@@ -3,6 +3,7 @@ import { IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
+import { env } from '../../config/env.ts';
 import { HeaderSearch } from './header-search.tsx';
 import { NotificationsMenu } from './notifications-menu.tsx';
 import { UserMenu } from './user-menu.tsx';
@@ -27,7 +28,13 @@ export function FrameHeader(props: FrameHeaderProps) {
           aria-label={t('TOGGLE_SIDEBAR')}
           aria-expanded={props.sidebarOpen}
         />
-        <Anchor component={Link} to="/agent/dashboard" underline="never" c="inherit" aria-label={t('HOME')}>
+        <Anchor
+          component={Link}
+          to="/agent/dashboard"
+          underline="never"
+          c="inherit"
+          aria-label={t('HOME_LINK', { name: env.companyLabel })}
+        >
           <Logo withLabel />
         </Anchor>
       </Group>

@@ -44,7 +44,11 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" shadow="md" width={200}>
       <Menu.Target>
-        <UnstyledButton aria-label={t('USER_MENU')} className="fc-user-button">
+        <UnstyledButton
+          // The name shown beside the avatar is part of the button's name (WCAG 2.5.3).
+          aria-label={name ? t('USER_MENU_OF', { name }) : t('USER_MENU')}
+          className="fc-user-button"
+        >
           <Avatar
             src={avatarUrl(user?.avatar ?? user?.picture)}
             name={name}

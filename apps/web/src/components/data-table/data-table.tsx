@@ -165,7 +165,9 @@ export function DataTable<T>(props: DataTableProps<T>) {
           onChange={(e) => setSearch(e.currentTarget.value)}
         />
       )}
-      <div ref={scrollRef} className="fc-data-table-scroll">
+      {/* Focusable, so a keyboard can scroll a table taller or wider than its box. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scroll container must take focus (WCAG 2.1.1) */}
+      <div ref={scrollRef} className="fc-data-table-scroll" tabIndex={0}>
         <Table
           // Fixed layout: columns keep their widths while different rows scroll into the window.
           layout="fixed"

@@ -190,7 +190,7 @@ describe('TransactionActivityWidget', () => {
   it('opens the info modal', async () => {
     mockFetch({ 'GET /api/transactions/5/': json(activity()) });
     const { user } = renderWithProviders(<TransactionActivityWidget scope={{ kind: 'site', id: 5 }} />);
-    await user.click(screen.getByRole('button', { name: 'About this widget' }));
+    await user.click(screen.getByRole('button', { name: 'About Transaction activity' }));
     const dialog = await screen.findByRole('dialog', { name: 'Transaction activity' });
     expect(within(dialog).getByText(/five-minute bars/)).toBeInTheDocument();
   });

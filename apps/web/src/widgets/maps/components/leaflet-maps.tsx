@@ -18,6 +18,59 @@ import {
 
 /** Without a tile loaded by then, the tile server is taken as unreachable. */
 const TILE_TIMEOUT_MS = 8_000;
+/** How long a tile server found unreachable is not asked again (this browser tab, reloads included). */
+const UNREACHABLE_FOR_MS = 10 * 60_000;
+const unreachableKey = (tileUrl: string) => `fc-tiles-unreachable:${tileUrl}`;
+const probes = new Map<string, Promise<boolean>>();
+
+function markUnreachable(tileUrl: string) {
+  probes.set(tileUrl, Promise.resolve(false));
+  try {
+    sessionStorage.setItem(unreachableKey(tileUrl), String(Date.now()));
+  } catch {
+    /* storage unavailable: this page remembers it still */
+  }
+}
+
+/**
+ * Whether the tile server answers, asked once per tile URL with a single tile (zoom 0) rather than by a whole
+ * layer: an unreachable server then costs one failed request, not one console error per tile of every map.
+ */
+export function probeTiles(tileUrl: string): Promise<boolean> {
+  const known = probes.get(tileUrl);
+  if (known) return known;
+  let since = Number.NaN;
+  try {
+    since = Number(sessionStorage.getItem(unreachableKey(tileUrl)) ?? Number.NaN);
+  } catch {
+    /* storage unavailable */
+  }
+  if (Date.now() - since < UNREACHABLE_FOR_MS) return Promise.resolve(false);
+  let src: string;
+  try {
+    src = L.Util.template(tileUrl, { s: 'a', z: 0, x: 0, y: 0, r: '' });
+  } catch {
+    // A template with placeholders of its own: let the layer try.
+    return Promise.resolve(true);
+  }
+  const probe = new Promise<boolean>((resolve) => {
+    const img = new Image();
+    const timer = window.setTimeout(() => done(false), TILE_TIMEOUT_MS);
+    function done(ok: boolean) {
+      window.clearTimeout(timer);
+      img.onload = null;
+      img.onerror = null;
+      if (!ok) markUnreachable(tileUrl);
+      resolve(ok);
+    }
+    img.onload = () => done(true);
+    img.onerror = () => done(false);
+    img.crossOrigin = 'anonymous';
+    img.src = src;
+  });
+  probes.set(tileUrl, probe);
+  return probe;
+}
 
 function attributionOf(url: string): string {
   if (url.includes('openstreetmap')) return '&copy; OpenStreetMap contributors';
@@ -76,31 +129,93 @@ function useLeafletMap(tileUrl: string | null, options: L.MapOptions) {
       return;
     }
     setTilesFailed(false);
-    let loaded = false;
-    const layer = L.tileLayer(tileUrl, {
-      maxZoom: 20,
-      maxNativeZoom: 19,
-      attribution: attributionOf(tileUrl),
-      crossOrigin: true,
+    let cancelled = false;
+    let layer: L.TileLayer | null = null;
+    let timer: number | undefined;
+    void probeTiles(tileUrl).then((reachable) => {
+      if (cancelled) return;
+      if (!reachable) {
+        setTilesFailed(true);
+        return;
+      }
+      let loaded = false;
+      const tiles = L.tileLayer(tileUrl, {
+        maxZoom: 20,
+        maxNativeZoom: 19,
+        attribution: attributionOf(tileUrl),
+        crossOrigin: true,
+      });
+      tiles.on('tileload', () => {
+        loaded = true;
+        setTilesFailed(false);
+      });
+      tiles.on('tileerror', () => {
+        if (loaded) return;
+        // Reachable a moment ago, failing now: stop asking rather than fail every tile in view.
+        setTilesFailed(true);
+        markUnreachable(tileUrl);
+        tiles.remove();
+      });
+      tiles.addTo(map);
+      layer = tiles;
+      timer = window.setTimeout(() => {
+        if (!loaded) setTilesFailed(true);
+      }, TILE_TIMEOUT_MS);
     });
-    layer.on('tileload', () => {
-      loaded = true;
-      setTilesFailed(false);
-    });
-    layer.on('tileerror', () => {
-      if (!loaded) setTilesFailed(true);
-    });
-    layer.addTo(map);
-    const timer = window.setTimeout(() => {
-      if (!loaded) setTilesFailed(true);
-    }, TILE_TIMEOUT_MS);
     return () => {
+      cancelled = true;
       window.clearTimeout(timer);
-      layer.remove();
+      layer?.remove();
     };
   }, [map, tileUrl]);
 
   return { containerRef, map, tilesFailed, applyView };
+}
+
+/** A marker's target is at least 24 × 24 CSS px (WCAG 2.5.8); a pin's dot is drawn smaller inside it. */
+const TARGET_PX = 24;
+
+/**
+ * Markers closer on screen than their targets are drawn apart, on a small circle around where they are, so
+ * each stays visible and can be tapped or focused on its own (terminals of one site are metres apart).
+ * Only the icons move; re-run after every zoom.
+ */
+function declutter(map: L.Map, markers: L.Marker[]) {
+  const items = markers.map((marker) => {
+    const el = marker.getElement();
+    const size = Math.max(TARGET_PX, el?.offsetWidth ?? TARGET_PX);
+    return { marker, el, size, at: map.latLngToLayerPoint(marker.getLatLng()) };
+  });
+  const group = items.map((_, i) => i);
+  const root = (i: number): number => (group[i] === i ? i : root(group[i] as number));
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      const a = items[i] as (typeof items)[number];
+      const b = items[j] as (typeof items)[number];
+      if (a.at.distanceTo(b.at) < (a.size + b.size) / 2) group[root(j)] = root(i);
+    }
+  }
+  const groups = new Map<number, typeof items>();
+  items.forEach((item, i) => {
+    const g = groups.get(root(i)) ?? [];
+    g.push(item);
+    groups.set(root(i), g);
+  });
+  for (const members of groups.values()) {
+    const alone = members.length === 1;
+    const around = members.reduce((sum, m) => sum + m.size, 0);
+    const radius = Math.max(...members.map((m) => m.size)) / 2 + around / (2 * Math.PI);
+    const cx = members.reduce((sum, m) => sum + m.at.x, 0) / members.length;
+    const cy = members.reduce((sum, m) => sum + m.at.y, 0) / members.length;
+    members.forEach((m, k) => {
+      if (!m.el) return;
+      const angle = (2 * Math.PI * k) / members.length - Math.PI / 2;
+      const dx = alone ? 0 : cx + radius * Math.cos(angle) - m.at.x;
+      const dy = alone ? 0 : cy + radius * Math.sin(angle) - m.at.y;
+      m.el.style.marginLeft = `${Math.round(dx - m.size / 2)}px`;
+      m.el.style.marginTop = `${Math.round(dy - m.size / 2)}px`;
+    });
+  }
 }
 
 function markerIcon(color: MarkerColor, size: number, extraClass = '', html = '') {
@@ -166,17 +281,26 @@ export function AerialMapCanvas({ terminals, tileUrl }: AerialMapCanvasProps) {
   useEffect(() => {
     if (!map) return;
     const layer = L.layerGroup().addTo(map);
+    const drawn: L.Marker[] = [];
     for (const m of markers) {
       const text = t('MAP_TERMINAL_LABEL', {
         terminal: m.terminalId,
         state: t(`MAP_STATE_${m.color.toUpperCase()}`),
       });
-      const marker = L.marker([m.lat, m.lng], { icon: markerIcon(m.color, 18, 'fc-pin'), keyboard: true });
+      const marker = L.marker([m.lat, m.lng], {
+        icon: markerIcon(m.color, TARGET_PX, 'fc-pin fc-pin-18'),
+        keyboard: true,
+      });
       marker.bindTooltip(text);
       marker.addTo(layer);
       label(marker, text);
+      drawn.push(marker);
     }
+    const relayout = () => declutter(map, drawn);
+    relayout();
+    map.on('zoomend', relayout);
     return () => {
+      map.off('zoomend', relayout);
       layer.remove();
     };
   }, [map, markers, t]);
@@ -272,7 +396,10 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
         terminal: p.terminalId,
         state: t(`MAP_STATE_${p.color.toUpperCase()}`),
       });
-      const marker = L.marker([m.lat, m.lng], { icon: markerIcon(p.color, 16, 'fc-pin'), keyboard: true });
+      const marker = L.marker([m.lat, m.lng], {
+        icon: markerIcon(p.color, TARGET_PX, 'fc-pin'),
+        keyboard: true,
+      });
       marker.bindTooltip(text);
       marker.addTo(layer);
       label(marker, text);
@@ -306,6 +433,10 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
         layer.removeLayer(current.marker);
         onMap.delete(key);
       }
+      declutter(
+        map,
+        [...onMap.values()].map((d) => d.marker),
+      );
       setDrawn(onMap.size);
       if (typeof performance !== 'undefined' && performance.mark) performance.mark('fc:company-map:drawn');
     };

@@ -275,6 +275,7 @@ export function TerminalReboot({ scope }: TerminalRebootProps) {
         opened={confirmOpen}
         onClose={() => setConfirmOpen(false)}
         title={t('REBOOT_CONFIRM_TITLE')}
+        withCloseButton={false}
         centered
       >
         <Stack>

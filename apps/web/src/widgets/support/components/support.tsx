@@ -50,7 +50,7 @@ export function TicketModal({ opened, onClose }: { opened: boolean; onClose: () 
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={t('TICKET_TITLE')} centered>
+    <Modal opened={opened} onClose={close} title={t('TICKET_TITLE')} centered withCloseButton={false}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           <TextInput

@@ -23,6 +23,7 @@ export default function ModalsPage() {
                 title: t('CONFIRM_DEMO'),
                 children: <Text size="sm">{t('CONFIRM_DEMO_TEXT')}</Text>,
                 labels: { confirm: t('OK'), cancel: t('CLOSE') },
+                closeButtonProps: { 'aria-label': t('CLOSE') },
                 onConfirm: () => toast.success(t('OK')),
               })
             }
