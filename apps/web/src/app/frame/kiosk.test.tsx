@@ -1,10 +1,10 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, renderHook, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sessionStore } from '../../lib/auth/session.ts';
+import { sessionStore, setToken } from '../../lib/auth/session.ts';
 import { makeUser } from '../../testing/factories.ts';
 import { fakeJwt, json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderApp } from '../../testing/render.tsx';
-import { MIN_ROTATE_S, nextDashboard, parseKiosk, wallScreenDashboards } from './kiosk.ts';
+import { MIN_ROTATE_S, nextDashboard, parseKiosk, useKioskSession, wallScreenDashboards } from './kiosk.ts';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -122,10 +122,11 @@ describe('the kiosk frame', () => {
     expect(document.documentElement).not.toHaveAttribute('data-kiosk');
   });
 
-  it('keeps the session alive: a fresh token every 30 minutes while the kiosk shows', async () => {
+  it('keeps the session alive: a fresh token every 30 minutes while the kiosk shows, none after', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const api = kioskApi();
-    renderApp('/agent/dashboard?kiosk=1', { user: agent });
+    setToken(fakeJwt({ username: 'agent' }));
+    const hook = renderHook(({ on }) => useKioskSession(on), { initialProps: { on: true } });
     await waitFor(() => expect(api.find('POST', '/api-token-refresh/')).toHaveLength(1));
     await act(async () => {
       await vi.advanceTimersByTimeAsync(29 * 60_000);
@@ -133,6 +134,12 @@ describe('the kiosk frame', () => {
     expect(api.find('POST', '/api-token-refresh/')).toHaveLength(1);
     await act(async () => {
       await vi.advanceTimersByTimeAsync(2 * 60_000);
+    });
+    expect(api.find('POST', '/api-token-refresh/')).toHaveLength(2);
+    hook.rerender({ on: false });
+    expect(document.documentElement).not.toHaveAttribute('data-kiosk');
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(60 * 60_000);
     });
     expect(api.find('POST', '/api-token-refresh/')).toHaveLength(2);
   });
@@ -155,6 +162,19 @@ describe('the kiosk frame', () => {
     expect(location.current.pathname).toBe('/company/11/site/101/dashboard');
     await step(10_000);
     expect(location.current.pathname).toBe('/agent/dashboard');
+    expect(screen.queryByRole('button', { name: 'Toggle sidebar' })).not.toBeInTheDocument();
+  });
+
+  it('a company user opening the bare agent dashboard in kiosk mode lands on its company, still in kiosk', async () => {
+    mockFetch({
+      'POST /api-token-verify/': json({ token: 'x' }),
+      'POST /api-token-refresh/': json({ token: freshToken }),
+    });
+    const companyUser = makeUser({ agent: null, companies: [{ id: 11, name: 'Northern Fuels' }], sites: [] });
+    const { location } = renderApp('/agent/dashboard?kiosk=1', { user: companyUser });
+    await waitFor(() => expect(location.current.pathname).toBe('/company/11/dashboard'));
+    expect(location.current.search).toBe('?kiosk=1');
+    await screen.findByRole('heading', { name: 'Dashboard' });
     expect(screen.queryByRole('button', { name: 'Toggle sidebar' })).not.toBeInTheDocument();
   });
 

@@ -3,7 +3,7 @@ import { Alert, Center, Loader, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
 import { siteQueries } from '../../../../lib/api/sites.ts';
 import { useSession } from '../../../../lib/auth/session.ts';
@@ -28,22 +28,27 @@ import { DashboardNotFound } from './dashboard-not-found.tsx';
 export default function AgentDashboardPage() {
   const { agentId, raw } = useRouteIds();
   const { user } = useSession();
+  // The query goes along (a wall screen's ?kiosk=1&rotate=N).
+  const { search } = useLocation();
   if (raw.agentId !== undefined) {
     return agentId ? <AgentDashboard agentId={agentId} /> : <DashboardNotFound />;
   }
   const kind = userKind(user);
   if (kind === 'agent' && user?.agent) return <AgentDashboard agentId={user.agent} />;
   if (kind === 'company' && user)
-    return <Navigate to={paths.companyDashboard(user.companies[0].id)} replace />;
-  if (kind === 'site' && user) return <SiteLanding siteId={user.sites[0].id} />;
+    return <Navigate to={{ pathname: paths.companyDashboard(user.companies[0].id), search }} replace />;
+  if (kind === 'site' && user) return <SiteLanding siteId={user.sites[0].id} search={search} />;
   return <NoFleet />;
 }
 
 /** A site user's site dashboard needs the site's company: read it from the site detail. */
-function SiteLanding({ siteId }: { siteId: number }) {
+function SiteLanding({ siteId, search }: { siteId: number; search: string }) {
   const { t } = useTranslation();
   const detail = useQuery(siteQueries.detail(siteId));
-  if (detail.data) return <Navigate to={paths.siteDashboard(detail.data.company_id, siteId)} replace />;
+  if (detail.data)
+    return (
+      <Navigate to={{ pathname: paths.siteDashboard(detail.data.company_id, siteId), search }} replace />
+    );
   return (
     <>
       <DashboardHeader title={t('DASHBOARD')} />
