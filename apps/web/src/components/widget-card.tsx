@@ -99,7 +99,7 @@ export function WidgetCard(props: WidgetCardProps) {
     updatedAt,
     actions,
   } = props;
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [infoOpen, setInfoOpen] = useState(false);
   const titleId = useId();
 
@@ -164,7 +164,7 @@ export function WidgetCard(props: WidgetCardProps) {
           <div>{props.footer}</div>
           {updatedAt ? (
             <Text size="xs" c="dimmed">
-              {t('UPDATED_AT', { time: new Date(updatedAt).toLocaleTimeString() })}
+              {t('UPDATED_AT', { time: new Date(updatedAt).toLocaleTimeString(i18n.language) })}
             </Text>
           ) : null}
         </Group>

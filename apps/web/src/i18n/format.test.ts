@@ -11,7 +11,7 @@ describe('dates in the language of the console', () => {
 
   it('French and Arabic write dates their own way', () => {
     expect(dateTimeWriter('fr')(at, 'UTC')).toBe('24/11/2026 14:05');
-    expect(shortDateWriter('fr')(at, 'UTC')).toBe('24/11/2026');
+    expect(shortDateWriter('fr')(at, 'UTC')).toBe('24/11/26');
     const ar = dateTimeWriter('ar')(at, 'UTC');
     expect(ar).toMatch(/^24\u200F?\/11\u200F?\/2026/); // day first, right-to-left marks between the parts
     expect(ar).toContain('\u060C'); // the Arabic comma between date and time

@@ -23,7 +23,7 @@ function intl(locale: string, style: 'dateTime' | 'date', timeZone?: string): In
             minute: '2-digit',
             hourCycle: 'h23',
           })
-        : new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'short' });
+        : new Intl.DateTimeFormat(locale, { timeZone, year: '2-digit', month: 'numeric', day: 'numeric' });
     cache.set(key, f);
   }
   return f;

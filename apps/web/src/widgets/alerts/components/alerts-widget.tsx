@@ -1,5 +1,5 @@
 import type { AlertSite } from '@forecourt/contract/fleet';
-import { eventName, formatDateSafe } from '@forecourt/contract/formatters';
+import { eventName, formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { logPath } from '@forecourt/contract/log-paths';
 import { Anchor, Group, SegmentedControl, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -9,6 +9,7 @@ import { Link } from 'react-router';
 import { AlertAck, SeverityBadge } from '../../../components/alerts/alert-ack.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
 import { type Alert, alertQueries } from '../../../lib/api/alerts.ts';
 import { isValidScope, type Scope } from '../../../lib/scope.ts';
 
@@ -31,8 +32,12 @@ export interface AlertRow {
 }
 
 /** One display row per alert; odd records (missing text or dates) still give a row. */
-export function toAlertRow(alert: Partial<Alert>, index: number): AlertRow {
-  const date = formatDateSafe(alert.started_at ?? alert.created_at);
+export function toAlertRow(
+  alert: Partial<Alert>,
+  index: number,
+  writeDate: DateWriter = formatDayMonthYearTime,
+): AlertRow {
+  const date = formatDateSafe(alert.started_at ?? alert.created_at, writeDate);
   return {
     id: alert.id ?? -index - 1,
     event: eventName(alert.text) || '-',
@@ -66,7 +71,11 @@ export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
     enabled: valid && !bySite,
   });
   const sites = useQuery({ ...alertQueries.sites(scope), enabled: valid && bySite });
-  const rows = useMemo(() => (query.data ?? []).map(toAlertRow), [query.data]);
+  const { dateTime } = useDateWriters();
+  const rows = useMemo(
+    () => (query.data ?? []).map((a, i) => toAlertRow(a, i, dateTime)),
+    [query.data, dateTime],
+  );
   const columns: DataTableColumn<AlertRow>[] = [
     {
       key: 'severity',
