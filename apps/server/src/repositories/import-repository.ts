@@ -124,24 +124,34 @@ async function planImport(q: QueryFn, actor: Actor, lines: ImportLine[]) {
   >();
   const numbers = [...new Set(valid.map((d) => d.terminal_id))];
   if (numbers.length) {
-    for (const t of await q<{
+    const found = await q<{
       id: number;
       agent_id: number;
       site_id: number;
       terminal_no: string;
       card_acceptor_name: string;
-      carries: number;
     }>(
-      `select t.id, t.agent_id, t.site_id, t.terminal_no, t.card_acceptor_name,
-              (select count(*) from pumps p where p.terminal_id = t.id and p.decommissioned_at is null) as carries
+      `select t.id, t.agent_id, t.site_id, t.terminal_no, t.card_acceptor_name
          from terminals t where t.terminal_no = any($1::text[]) and t.decommissioned_at is null`,
       [numbers],
-    )) {
+    );
+    // How many live pumps each of them carries: one grouped pass over the pumps, not one count per terminal.
+    const carried = new Map<number, number>();
+    if (found.length) {
+      for (const r of await q<{ terminal_id: number; n: number | string }>(
+        `select p.terminal_id, count(*) as n from pumps p
+          where p.terminal_id = any($1::int[]) and p.decommissioned_at is null group by p.terminal_id`,
+        [found.map((t) => t.id)],
+      )) {
+        carried.set(num(r.terminal_id), num(r.n));
+      }
+    }
+    for (const t of found) {
       terminals.set(t.terminal_no, {
         id: num(t.id),
         agent_id: num(t.agent_id),
         site_id: num(t.site_id),
-        carries: num(t.carries),
+        carries: carried.get(num(t.id)) ?? 0,
         card_acceptor_name: t.card_acceptor_name,
       });
     }
