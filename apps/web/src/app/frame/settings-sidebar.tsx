@@ -9,6 +9,7 @@ import {
   Text,
   ThemeIcon,
   Title,
+  useDirection,
 } from '@mantine/core';
 import {
   IconBuildingStore,
@@ -79,7 +80,12 @@ function OptionGroup<T extends string>(props: {
             <Radio.Card key={option.id} value={option.id} radius="md" p="sm" className="fc-option-card">
               <Group wrap="nowrap" gap="sm">
                 <Radio.Indicator />
-                <Icon size={20} aria-hidden />
+                {/* The sidebar sides are the reading start and end: right to left, 'left' is drawn on the right. */}
+                <Icon
+                  size={20}
+                  aria-hidden
+                  className={option.icon.startsWith('sidebar-') ? 'mantine-rotate-rtl' : undefined}
+                />
                 <Text size="sm" fw={600}>
                   {t(option.name)}
                 </Text>
@@ -101,11 +107,13 @@ export interface SettingsSidebarProps {
 export function SettingsSidebar({ opened, onClose }: SettingsSidebarProps) {
   const { t } = useTranslation();
   const { layout, sidebar } = useLayout();
+  // The settings open at the reading end of the page: the right, or the left in Arabic.
+  const { dir } = useDirection();
   return (
     <Drawer
       opened={opened}
       onClose={onClose}
-      position="right"
+      position={dir === 'rtl' ? 'left' : 'right'}
       size="50%"
       title={
         <Title order={2} fz="lg">
