@@ -608,6 +608,26 @@ describe.skipIf(postgresUnavailable)('fleet administration', () => {
       expect(paged.headers['x-next-cursor']).toBe(String(paged.json()[0].id));
       expect((await get('/api/admin/audit/?entity=planet')).statusCode).toBe(400);
     });
+
+    it("lists the acknowledgements of the agent's alerts, and not another agent's entries", async () => {
+      const [alert] = await t.database.query<{ id: number }>(
+        'select id from alerts where agent_id = $1 and acknowledged_at is null order by id desc limit 1',
+        [org.agentId],
+      );
+      const ack = await post(`/api/alerts/${alert.id}/ack/`, { note: 'on it' });
+      expect(ack.statusCode, ack.body).toBe(200);
+      const entries = z
+        .array(AuditEntrySchema)
+        .parse((await get(`/api/admin/audit/?entity=alert&entity_id=${alert.id}`)).json());
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ action: 'acknowledge', user: 'agent', after: { note: 'on it' } });
+      await t.database.query(
+        `insert into audit_log (user_id, username, agent_id, action, entity, entity_id)
+         values (null, 'stranger', $1, 'create', 'company', $2)`,
+        [org.outsider.agentId, org.outsider.companyId],
+      );
+      expect((await get('/api/admin/audit/?user=stranger')).json()).toEqual([]);
+    });
   });
 
   it('the admin routes are in the OpenAPI document', async () => {
