@@ -5,6 +5,7 @@ import { Badge, Button, Group, Popover, Stack, Text, Textarea, Tooltip } from '@
 import { IconCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatLocale } from '../../i18n/languages.ts';
 import { useAckAlert } from '../../lib/api/alerts.ts';
 import { errorText } from '../../lib/api-client.ts';
 
@@ -26,6 +27,8 @@ export function SeverityBadge({ severity }: { severity: Severity | undefined }) 
       color={SEVERITY_COLOR[severity]}
       className="fc-severity"
       data-severity={severity}
+      // A badge clips its label by default; a narrow cell must not squeeze 'CRITICAL' to 'CRITI…'.
+      styles={{ root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } }}
     >
       {t(`SEVERITY_${severity.toUpperCase()}`)}
     </Badge>
@@ -37,13 +40,15 @@ export function AckedBy({ alert }: { alert: Pick<Alert, 'acknowledged_by' | 'ack
   const { t, i18n } = useTranslation();
   if (!alert.acknowledged_at) return null;
   const time = formatDateSafe(alert.acknowledged_at, (d) =>
-    d.toLocaleString(i18n.language, { dateStyle: 'short', timeStyle: 'short' }),
+    d.toLocaleString(formatLocale(i18n.language), { dateStyle: 'short', timeStyle: 'short' }),
   );
   const line = (
-    <Text size="xs" c="dimmed" className="fc-acked-by" component="span">
-      <IconCheck size={12} aria-hidden style={{ verticalAlign: 'middle' }} />{' '}
-      {t('ACK_BY', { user: alert.acknowledged_by ?? '?', time })}
-    </Text>
+    <Group gap={4} wrap="nowrap" className="fc-acked-by">
+      <IconCheck size={12} aria-hidden />
+      <Text size="xs" c="dimmed">
+        {t('ACK_BY', { user: alert.acknowledged_by ?? '?', time })}
+      </Text>
+    </Group>
   );
   return (
     <Stack gap={0}>

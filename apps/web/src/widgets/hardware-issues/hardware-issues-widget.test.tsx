@@ -29,7 +29,7 @@ describe('Hardware issues widget', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Severity', 'Date', 'Terminal number', 'Issue', 'Acknowledged']);
+    ).toEqual(['Date', 'Terminal number', 'Issue']);
     expect(within(table).getByText('Printer jam')).toBeInTheDocument();
     expect(fetch.find('GET', '/api/alerts/site/101/')[0].url.searchParams.getAll('event_type')).toEqual([
       '1',

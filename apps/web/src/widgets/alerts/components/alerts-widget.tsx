@@ -1,7 +1,7 @@
 import type { AlertSite } from '@forecourt/contract/fleet';
 import { eventName, formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { logPath } from '@forecourt/contract/log-paths';
-import { Anchor, Group, SegmentedControl, Text } from '@mantine/core';
+import { Anchor, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -76,22 +76,22 @@ export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
     () => (query.data ?? []).map((a, i) => toAlertRow(a, i, dateTime)),
     [query.data, dateTime],
   );
+  // Narrow boxes: the severity, the event and its acknowledgement share the first column.
   const columns: DataTableColumn<AlertRow>[] = [
     {
-      key: 'severity',
-      header: t('SEVERITY'),
-      width: '5.5rem',
-      nowrap: true,
-      render: (r) => <SeverityBadge severity={r.alert.severity} />,
+      key: 'event',
+      header: t('EVENT'),
+      render: (r) => (
+        <Stack gap={4} align="flex-start">
+          <Group gap={6} wrap="nowrap">
+            <SeverityBadge severity={r.alert.severity} />
+            <Text size="sm">{r.event}</Text>
+          </Group>
+          {r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null}
+        </Stack>
+      ),
     },
-    { key: 'event', header: t('EVENT') },
     { key: 'date', header: t('DATE'), width: '9.5rem', nowrap: true },
-    {
-      key: 'ack',
-      header: t('ACKNOWLEDGED'),
-      width: '9rem',
-      render: (r) => (r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null),
-    },
   ];
   const siteColumns: DataTableColumn<AlertSite>[] = [
     {
@@ -148,16 +148,9 @@ export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
       }
       footer={
         valid && (
-          <Group gap="md">
-            <Anchor component={Link} to={logPath('alert', scope.kind, scope.id)} size="xs">
-              {t('ALERT_LOG')}
-            </Anchor>
-            {!bySite && rows.length > 0 && (
-              <Text size="xs" c="dimmed">
-                {rows.filter((r) => !r.alert.acknowledged_at).length} {t('UNACKNOWLEDGED').toLowerCase()}
-              </Text>
-            )}
-          </Group>
+          <Anchor component={Link} to={logPath('alert', scope.kind, scope.id)} size="xs">
+            {t('ALERT_LOG')}
+          </Anchor>
         )
       }
     >

@@ -1,7 +1,7 @@
 import { HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
 import { formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { companySiteHardwareLogPath } from '@forecourt/contract/log-paths';
-import { Anchor } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -74,13 +74,6 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
   );
   const height = size2X ? 450 : 360;
   const columns: DataTableColumn<HardwareRow>[] = [
-    {
-      key: 'severity',
-      header: t('SEVERITY'),
-      width: '5.5rem',
-      nowrap: true,
-      render: (r) => <SeverityBadge severity={r.alert.severity} />,
-    },
     { key: 'date', header: t('DATE'), width: '8.5rem', nowrap: true },
     {
       key: 'number',
@@ -96,12 +89,19 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
           r.number || '-'
         ),
     },
-    { key: 'issue', header: t('ISSUE') },
     {
-      key: 'ack',
-      header: t('ACKNOWLEDGED'),
-      width: '9rem',
-      render: (r) => (r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null),
+      key: 'issue',
+      header: t('ISSUE'),
+      // The severity, the issue and its acknowledgement share a cell: the box is narrow.
+      render: (r) => (
+        <Stack gap={4} align="flex-start">
+          <Group gap={6} wrap="nowrap">
+            <SeverityBadge severity={r.alert.severity} />
+            <Text size="sm">{r.issue}</Text>
+          </Group>
+          {r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null}
+        </Stack>
+      ),
     },
   ];
   if (isAgent) {
