@@ -102,6 +102,10 @@ describe.skipIf(postgresUnavailable)('alert lifecycle (docs/product.md#alert-lif
       );
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ username: 'site', after: { note: 'Engineer on the way' } });
+      // The agent's audit screen lists it (GET /api/admin/audit/).
+      const trail = await t.as(agent, { method: 'GET', url: '/api/admin/audit/?entity=alert' });
+      expect(trail.statusCode, trail.body).toBe(200);
+      expect(JSON.stringify(trail.json())).toContain('Engineer on the way');
 
       const shown = await list(site, `/api/alerts/site/${f.siteId}/?acknowledged=true`);
       expect(shown.find((r) => r.id === id)?.acknowledged_by).toBe('site');

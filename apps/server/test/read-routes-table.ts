@@ -1,5 +1,7 @@
 import {
+  AlertCountSchema,
   AlertSchema,
+  AlertSiteSchema,
   CompanyDetailSchema,
   ConnectivitySchema,
   MapSiteSchema,
@@ -47,6 +49,9 @@ const data: ReadRoute[] = [];
 const logs: ReadRoute[] = [];
 for (const kind of SCOPE_KINDS) {
   data.push({ path: `/api/alerts/${kind}/{id}/`, kind, schema: z.array(AlertSchema) });
+  data.push({ path: `/api/alerts/${kind}/{id}/count/`, kind, schema: AlertCountSchema });
+  if (kind !== 'site')
+    data.push({ path: `/api/alerts/${kind}/{id}/sites/`, kind, schema: z.array(AlertSiteSchema) });
   const base = `/api/${kind}/{id}`;
   logs.push(
     { path: `${base}/alert/log/`, kind, schema: z.array(AlertLogEntrySchema), log: true },

@@ -187,9 +187,11 @@ export function createAlertRepository(database: Database) {
           [id, now, by.username, by.userId, note],
         );
         if (!rows.length) return false;
+        // agent_id: the audit screen shows an agent the entries of its own fleet (docs/product.md#fleet-administration).
         await q(
-          `insert into audit_log (at, user_id, username, action, entity, entity_id, before, after)
-           values ($1, $2, $3, 'acknowledge', 'alert', $4, $5::jsonb, $6::jsonb)`,
+          `insert into audit_log (at, user_id, username, agent_id, action, entity, entity_id, before, after)
+           select $1, $2, $3, a.agent_id, 'acknowledge', 'alert', a.id, $5::jsonb, $6::jsonb
+             from alerts a where a.id = $4`,
           [
             now,
             by.userId,
