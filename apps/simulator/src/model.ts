@@ -89,7 +89,7 @@ export function sampleTelemetry(s: SensorState, rnd: Random, at: Date, dtMs: num
 const OTHER_TYPES = [6, 7, 8, 9] as const;
 
 /** An occasional event: hardware issues two times in three. */
-export function makeEvent(rnd: Random, at: Date): DeviceEvent {
+export function makeEvent(rnd: Random, at: Date): DeviceEvent & { text: string } {
   const type = rnd.chance(2 / 3) ? rnd.pick(HARDWARE_EVENT_TYPES) : rnd.pick(OTHER_TYPES);
   return { event_type: type, text: rnd.pick(eventTexts(type)), at: at.toISOString() };
 }

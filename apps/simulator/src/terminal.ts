@@ -81,6 +81,8 @@ export class TerminalSim {
   private readonly telemetry: TelemetryPoint[] = [];
   private readonly transactions: DeviceTransaction[] = [];
   private readonly events: DeviceEvent[] = [];
+  /** Conditions this terminal raised and has not cleared yet (event types; docs/event-types.md). */
+  private readonly open = new Set<number>();
   private readonly shocks: DeviceShock[] = [];
   private readonly pending: Array<{ id: number; result: 'ok' | 'failed'; detail: string }> = [];
   private sending = false;
@@ -135,7 +137,17 @@ export class TerminalSim {
       () => this.b.eventsPerHour,
       () => {
         if (this.state === 'rebooting') return;
-        this.buffer(this.events, makeEvent(this.rnd, new Date()));
+        const now = new Date();
+        // Half the time a condition it raised is over: the device clears it, as a real terminal would.
+        if (this.open.size && this.rnd.chance(0.5)) {
+          const type = this.rnd.pick([...this.open]);
+          this.open.delete(type);
+          this.buffer(this.events, { event_type: type, clear: true, at: now.toISOString() });
+        } else {
+          const event = makeEvent(this.rnd, now);
+          this.open.add(event.event_type);
+          this.buffer(this.events, event);
+        }
         void this.flushAll();
       },
     );
