@@ -4,7 +4,7 @@ import {
   ImportResultSchema,
   type ImportRowResult,
 } from '@forecourt/contract/admin';
-import { Alert, Badge, Button, Checkbox, FileInput, Group, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Badge, Box, Button, Checkbox, FileInput, Group, Stack, Text, Textarea } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconEye, IconFileTypeCsv, IconUpload } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
@@ -13,6 +13,7 @@ import { DataTable, type DataTableColumn } from '../../../../components/data-tab
 import { isApiError } from '../../../../lib/api-client.ts';
 import { importCsv, invalidateAfter } from './api/admin-mutations.ts';
 import { AdminScreen, agentsOnly } from './components/admin-screen.tsx';
+import { boxHeight } from './components/admin-table.tsx';
 
 const ACTION_COLORS: Record<ImportRowResult['action'], string> = {
   create: 'teal',
@@ -79,15 +80,17 @@ export function ImportPreview({ answer }: { answer: ImportResult }) {
         checked={onlyErrors}
         onChange={(e) => setOnlyErrors(e.currentTarget.checked)}
       />
-      <DataTable
-        rows={rows}
-        columns={columns}
-        rowKey={(r) => r.row}
-        label={t('ADMIN_IMPORT_ROWS')}
-        height={360}
-        searchable={false}
-        followHeaderSearch={false}
-      />
+      <Box h={boxHeight(rows.length, 360)}>
+        <DataTable
+          rows={rows}
+          columns={columns}
+          rowKey={(r) => r.row}
+          label={t('ADMIN_IMPORT_ROWS')}
+          height={360}
+          searchable={false}
+          followHeaderSearch={false}
+        />
+      </Box>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useMemo } from 'react';
@@ -17,6 +17,12 @@ export interface AdminTableProps<T> {
   /** Height of the table body in px. @default 480 */
   height?: number;
 }
+
+/**
+ * The table's box: as tall as its rows (header and ~45 px a row) up to `max`, where the rows start to
+ * scroll inside it. The data table fills the box it is given.
+ */
+export const boxHeight = (rows: number, max: number) => Math.min(max, 48 + rows * 45);
 
 /** A server-paged list: loading, error (with retry), empty and no-match states, then the rows and "Load more". */
 export function AdminTable<T>({ query, columns, rowKey, label, q = '', height = 480 }: AdminTableProps<T>) {
@@ -62,15 +68,17 @@ export function AdminTable<T>({ query, columns, rowKey, label, q = '', height = 
   }
   return (
     <Stack gap="xs">
-      <DataTable
-        rows={rows}
-        columns={columns}
-        rowKey={rowKey}
-        label={label}
-        height={height}
-        searchable={false}
-        followHeaderSearch={false}
-      />
+      <Box h={boxHeight(rows.length, height)}>
+        <DataTable
+          rows={rows}
+          columns={columns}
+          rowKey={rowKey}
+          label={label}
+          height={height}
+          searchable={false}
+          followHeaderSearch={false}
+        />
+      </Box>
       <Group justify="space-between">
         <Text size="sm" c="dimmed" role="status">
           {t('ADMIN_ROWS_SHOWN', { count: rows.length })}
