@@ -104,6 +104,23 @@ describe('Arabic, right to left', () => {
         const p = await arabicDashboard({ dark, ...size });
         assert.deepEqual(await documentDir(p), { dir: 'rtl', lang: 'ar' });
         await shot(p, `arabic-dashboard-${suffix}`);
+        if (!dark && !size) {
+          await p.getByRole('button', { name: 'قائمة المستخدم' }).click();
+          await p.getByRole('menuitem', { name: 'العربية' }).waitFor();
+          await shot(p, 'arabic-user-menu', 'view');
+          await p.keyboard.press('Escape');
+          await p.getByRole('button', { name: 'الإعدادات' }).click();
+          const settings = p.getByRole('dialog', { name: 'الإعدادات' });
+          await settings.waitFor();
+          // The settings open at the reading end, the left (once the drawer has slid in).
+          await p.waitForFunction(() => {
+            const box = document.querySelector('[role="dialog"]')?.getBoundingClientRect();
+            return box !== undefined && Math.abs(box.left) <= 1;
+          });
+          await shot(p, 'arabic-settings', 'view');
+          await settings.getByRole('button', { name: 'إغلاق الإعدادات' }).click();
+          await settings.waitFor({ state: 'hidden' });
+        }
         await p.goto(url('/agent/1/alert/log/'));
         await p.getByRole('heading', { level: 1, name: 'سجل التنبيهات' }).waitFor();
         await p.getByRole('link', { name: 'العودة إلى لوحة المعلومات' }).waitFor();

@@ -9,7 +9,6 @@ import {
   Text,
   ThemeIcon,
   Title,
-  useDirection,
 } from '@mantine/core';
 import {
   IconBuildingStore,
@@ -107,13 +106,12 @@ export interface SettingsSidebarProps {
 export function SettingsSidebar({ opened, onClose }: SettingsSidebarProps) {
   const { t } = useTranslation();
   const { layout, sidebar } = useLayout();
-  // The settings open at the reading end of the page: the right, or the left in Arabic.
-  const { dir } = useDirection();
   return (
     <Drawer
       opened={opened}
       onClose={onClose}
-      position={dir === 'rtl' ? 'left' : 'right'}
+      // Mantine lays drawers out with flex: 'right' is the reading end, so Arabic opens it on the left.
+      position="right"
       size="50%"
       title={
         <Title order={2} fz="lg">
