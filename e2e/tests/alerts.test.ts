@@ -143,7 +143,7 @@ describe('alert lifecycle', () => {
       busiestId,
     );
     await p.getByRole('heading', { level: 1, name: 'Alert log' }).waitFor();
-    assert.ok((await p.getByRole('row').filter({ hasText: 'Active' }).count()) > 0);
+    await p.getByRole('row').filter({ hasText: 'Active' }).first().waitFor();
   });
 
   it('screenshots: the widgets in the cosmic theme and at phone width', async () => {

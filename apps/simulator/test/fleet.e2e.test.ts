@@ -194,7 +194,7 @@ describe('the simulator against a real server', () => {
     expect(sim.state).toBe('up');
   });
 
-  it('a terminal that stops goes offline with an alert after the timeout, and returns with another', async () => {
+  it('a terminal that stops goes offline with an alert after the timeout, cleared when it returns', async () => {
     const sim = fleet.terminals.find((t) => t.pumps.size === 0 && t.state === 'up')!;
     const alerts = () =>
       api('GET', `/api/alerts/site/${sim.siteId}/?event_type=3&event_type=4`, z.array(AlertSchema));
@@ -205,16 +205,19 @@ describe('the simulator against a real server', () => {
     expect(await connectivity()).toBe('on');
     // Silent for three connectivity timeouts, then back by itself.
     sim.goDown('outage', 3 * CONNECTIVITY_TIMEOUT_S * 1000);
-    const offline = await until('an offline alert', async () =>
-      (await alerts()).find((a) => a.event_type === 3 && a.number === sim.number),
+    const offline = await until('an active offline alert', async () =>
+      (await alerts()).find((a) => a.event_type === 3 && a.number === sim.number && a.state === 'active'),
     );
     expect(offline.text).toMatch(/^Terminal offline: /);
     expect(offline.issue).toBe('Terminal offline');
+    expect(offline.severity).toBe('critical');
     expect(await connectivity()).toBe('off');
-    const online = await until('an online alert', async () =>
-      (await alerts()).find((a) => a.event_type === 4 && a.number === sim.number && a.id > offline.id),
+    // Its return clears that alert (docs/product.md#alert-lifecycle); no separate 'Terminal online' alert.
+    const cleared = await until('the offline alert cleared', async () =>
+      (await alerts()).find((a) => a.id === offline.id && a.state === 'cleared'),
     );
-    expect(online.text).toMatch(/^Terminal online: /);
+    expect(cleared.cleared_at).not.toBeNull();
+    expect((await alerts()).some((a) => a.event_type === 4 && a.id > offline.id)).toBe(false);
     await until('the terminal on again', async () => (await connectivity()) === 'on');
   });
 
