@@ -8,7 +8,7 @@ try {
 } catch {}
 // Likewise the stored language and its direction (src/i18n/languages.ts): Arabic lays the page out right to left.
 try {
-  var fcLanguage = localStorage.getItem('fc-language');
+  const fcLanguage = localStorage.getItem('fc-language');
   if (fcLanguage === 'en' || fcLanguage === 'fr' || fcLanguage === 'ar') {
     document.documentElement.lang = fcLanguage;
     document.documentElement.dir = fcLanguage === 'ar' ? 'rtl' : 'ltr';
