@@ -120,6 +120,12 @@ describe('Arabic, right to left', () => {
           await shot(p, 'arabic-settings', 'view');
           await settings.getByRole('button', { name: 'إغلاق الإعدادات' }).click();
           await settings.waitFor({ state: 'hidden' });
+          // A site dashboard: the transaction charts keep time running left to right.
+          await p.goto(url('/company/1/site/1/dashboard'));
+          const chart = p.getByTestId('transactions-hour');
+          await chart.locator('canvas').waitFor();
+          assert.equal(await chart.evaluate((el) => getComputedStyle(el).direction), 'ltr');
+          await shot(p, 'arabic-site-dashboard');
         }
         await p.goto(url('/agent/1/alert/log/'));
         await p.getByRole('heading', { level: 1, name: 'سجل التنبيهات' }).waitFor();

@@ -38,7 +38,7 @@ export function PumpTile({ pump, busy = false, onToggle, onHistory }: PumpTilePr
 
   return (
     <article className="fc-pump-tile" data-state={state} aria-label={`${label} – ${pump.site}`}>
-      <Text size="xs" c="dimmed" className="fc-pump-site" title={pump.site}>
+      <Text size="xs" c="dimmed" className="fc-pump-site" title={pump.site} dir="auto">
         {pump.site}
       </Text>
       <Text fw={700} size="sm">
