@@ -92,11 +92,31 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--fc-muted': '#5f6b7a',
     '--mantine-color-dimmed': '#5f6b7a',
     '--mantine-color-error': '#c92a2a',
+    // Text in a colour (counts, states, links) at 4.5:1 on the page background too.
+    '--mantine-color-anchor': '#2952cc',
+    '--mantine-color-red-text': '#c92a2a',
+    '--mantine-color-green-text': '#1e6b2e',
+    '--mantine-color-orange-text': '#a93c0b',
+    // Light badges and alerts: their text at 4.5:1 on their own tint.
+    '--mantine-color-red-light-color': '#c92a2a',
+    '--mantine-color-orange-light-color': '#a93c0b',
+    '--mantine-color-yellow-light-color': '#7a4a00',
+    '--mantine-color-teal-light-color': '#066649',
+    '--mantine-color-green-light-color': '#1e6b2e',
+    '--mantine-color-blue-light-color': '#1864ab',
+    '--mantine-color-gray-light-color': '#495057',
   },
   dark: {
     '--fc-app-bg': '#1b1b38',
     '--fc-header-bg': '#252547',
     '--fc-muted': '#a4a4cf',
+    // White on the brand's shade 4 is 4.4:1: filled brand buttons take shade 5 (5.4:1).
+    '--mantine-primary-color-filled': '#7f3ff0',
+    '--mantine-primary-color-filled-hover': '#6a2fd6',
+    '--mantine-color-brand-filled': '#7f3ff0',
+    '--mantine-color-brand-filled-hover': '#6a2fd6',
+    '--mantine-color-nebula-filled': '#7f3ff0',
+    '--mantine-color-nebula-filled-hover': '#6a2fd6',
     // Links in the brand's shade 4 are 3.3:1 on cosmic's cards: a lighter shade reads at 8:1.
     '--mantine-color-anchor': '#c6a8ff',
     // Mantine's dark "light" variant is a faint tint of shade 9: near-black on cosmic's indigo. Lift it.

@@ -243,7 +243,11 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
             </Text>
           </Center>
         ) : (
-          <Table.ScrollContainer minWidth={360}>
+          <Table.ScrollContainer
+            minWidth={360}
+            // Focusable, so a keyboard can scroll a table wider than a phone (docs/accessibility.md).
+            scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}
+          >
             <Table striped highlightOnHover verticalSpacing="xs" fz="sm" aria-label={title}>
               <Table.Thead>
                 <Table.Tr>
