@@ -1,6 +1,6 @@
 import { SEVERITIES } from '@forecourt/contract/events';
 import type { NotificationPrefs } from '@forecourt/contract/users';
-import { Button, Card, Group, Select, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,17 +38,15 @@ export function NotificationsSection() {
           <Title order={2} fz="h4">
             {t('NOTIFICATIONS_SETTINGS')}
           </Title>
-          <Select
+          <NativeSelect
             label={t('EMAIL_MIN_SEVERITY')}
             data={[
               { value: OFF, label: t('EMAIL_OFF') },
               ...SEVERITIES.map((s) => ({ value: s, label: t(`SEVERITY_${s.toUpperCase()}`) })),
             ]}
             value={value}
-            onChange={(v) => setValue(v ?? OFF)}
-            allowDeselect={false}
+            onChange={(e) => setValue(e.currentTarget.value)}
             disabled={query.isPending}
-            comboboxProps={{ withinPortal: true }}
           />
           <Text size="xs" c="dimmed">
             {t('NOTIFICATIONS_HELP')}
