@@ -76,8 +76,14 @@ const FLEET_ROOTS = [
   QUERY_ROOTS.timeZones,
 ];
 
+/**
+ * Marks what a change made stale. Resolves once the Administration lists have been read again; the fleet
+ * reads refresh in the background (some are long-polls that answer only when something changes).
+ */
 export function invalidateAfter(client: QueryClient, entity: AdminEntity | 'import') {
+  if (entity !== 'users') {
+    for (const root of FLEET_ROOTS) void client.invalidateQueries({ queryKey: [root] });
+  }
   const keys = [...TOUCHES[entity], 'audit' as const].map((e) => adminQueries.entity(e));
-  const fleet = entity === 'users' ? [] : FLEET_ROOTS.map((root) => [root]);
-  return Promise.all([...keys, ...fleet].map((queryKey) => client.invalidateQueries({ queryKey })));
+  return Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
 }
