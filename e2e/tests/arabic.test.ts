@@ -104,6 +104,23 @@ describe('Arabic, right to left', () => {
         const p = await arabicDashboard({ dark, ...size });
         assert.deepEqual(await documentDir(p), { dir: 'rtl', lang: 'ar' });
         await shot(p, `arabic-dashboard-${suffix}`);
+        if (size) {
+          // On a phone the menu covers the page, its entries set from the right.
+          await p.getByRole('button', { name: 'إظهار الشريط الجانبي أو إخفاؤه' }).click();
+          await p.waitForFunction(() => {
+            const box = document.querySelector('.fc-menu-sidebar')?.getBoundingClientRect();
+            return (
+              box !== undefined && Math.abs(box.right - window.innerWidth) <= 1 && Math.abs(box.left) <= 1
+            );
+          });
+          const entry = await p
+            .getByRole('navigation', { name: 'القائمة الرئيسية' })
+            .getByText('لوحة المعلومات', { exact: true })
+            .boundingBox();
+          assert.ok(entry && entry.x > size.width / 2, `menu entries start on the right (x=${entry?.x})`);
+          await shot(p, `arabic-menu-${suffix}`, 'view');
+          await p.getByRole('button', { name: 'إظهار الشريط الجانبي أو إخفاؤه' }).click();
+        }
         if (!dark && !size) {
           await p.getByRole('button', { name: 'قائمة المستخدم' }).click();
           await p.getByRole('menuitem', { name: 'العربية' }).waitFor();
