@@ -17,6 +17,7 @@ import { IconBell, IconMail } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SeverityBadge } from '../../components/alerts/alert-ack.tsx';
 import { alertQueries, notificationScope } from '../../lib/api/alerts.ts';
 import { useSession } from '../../lib/auth/session.ts';
 
@@ -127,9 +128,12 @@ export function NotificationsMenu() {
                     underline="never"
                     onClick={() => setOpened(false)}
                   >
-                    <Text size="sm" lineClamp={2} c="var(--mantine-color-text)">
-                      {item.text}
-                    </Text>
+                    <Group gap={6} wrap="nowrap" align="flex-start">
+                      <SeverityBadge severity={item.severity} />
+                      <Text size="sm" lineClamp={2} c="var(--mantine-color-text)">
+                        {item.text}
+                      </Text>
+                    </Group>
                     <Text size="xs" c="dimmed">
                       {formatDateSafe(item.started_at, (d) => d.toLocaleString(i18n.language))}
                     </Text>
