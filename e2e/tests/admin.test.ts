@@ -284,7 +284,7 @@ describe('fleet administration in the console', () => {
     const audit = p.getByRole('table', { name: 'Audit entries' });
     await audit.waitFor();
     await audit.getByRole('cell', { name: 'decommission' }).first().waitFor();
-    await p.getByLabel('Entity', { exact: true }).click();
+    await p.getByRole('combobox', { name: 'Entity', exact: true }).click();
     await p.getByRole('option', { name: 'terminal', exact: true }).click();
     await p.waitForURL(/entity=terminal/);
     await audit.getByText(TERMINAL).first().waitFor();
