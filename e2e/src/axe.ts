@@ -19,6 +19,15 @@ export interface Violation {
 
 /** Runs axe on the page as it is now and returns its serious and critical violations, labelled `where`. */
 export async function axeViolations(p: Page, where: string): Promise<Violation[]> {
+  // Transitions (a modal fading in, a drawer sliding) end first: colours are read as they settle.
+  await p.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number(a.effect?.getComputedTiming().endTime) !== Number.POSITIVE_INFINITY)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   const loaded = await p.evaluate(() => 'axe' in window);
   if (!loaded) await p.evaluate(AXE_SOURCE);
   const results = await p.evaluate(async (tags) => {
