@@ -101,8 +101,9 @@ export function AlertAck({
           onClick={() => setOpened((o) => !o)}
           aria-label={t('ACKNOWLEDGE_ALERT', { text: alert.text })}
           className="fc-ack-button"
+          leftSection={<IconCheck size={12} aria-hidden />}
         >
-          {t('ACKNOWLEDGE')}
+          {t('ACK_SHORT')}
         </Button>
       </Popover.Target>
       <Popover.Dropdown>

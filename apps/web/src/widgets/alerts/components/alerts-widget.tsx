@@ -1,7 +1,7 @@
 import type { AlertSite } from '@forecourt/contract/fleet';
 import { eventName, formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { logPath } from '@forecourt/contract/log-paths';
-import { Anchor, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Anchor, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -83,10 +83,8 @@ export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
       header: t('EVENT'),
       render: (r) => (
         <Stack gap={4} align="flex-start">
-          <Group gap={6} wrap="nowrap">
-            <SeverityBadge severity={r.alert.severity} />
-            <Text size="sm">{r.event}</Text>
-          </Group>
+          <SeverityBadge severity={r.alert.severity} />
+          <Text size="sm">{r.event}</Text>
           {r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null}
         </Stack>
       ),

@@ -1,7 +1,7 @@
 import { HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
 import { formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { companySiteHardwareLogPath } from '@forecourt/contract/log-paths';
-import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -95,10 +95,8 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
       // The severity, the issue and its acknowledgement share a cell: the box is narrow.
       render: (r) => (
         <Stack gap={4} align="flex-start">
-          <Group gap={6} wrap="nowrap">
-            <SeverityBadge severity={r.alert.severity} />
-            <Text size="sm">{r.issue}</Text>
-          </Group>
+          <SeverityBadge severity={r.alert.severity} />
+          <Text size="sm">{r.issue}</Text>
           {r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null}
         </Stack>
       ),
