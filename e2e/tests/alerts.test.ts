@@ -49,14 +49,14 @@ describe('alert lifecycle', () => {
   it('the agent acknowledges an alert with a note: name and time on the row, in the log, and the bell drops', async () => {
     const p = await alerts.signedIn('agent', { width: 1400, height: 1000 });
     const box = widget(p, 'Alerts');
-    const button = box.getByRole('button', { name: /^Acknowledge: / }).first();
+    const button = box.getByRole('button', { name: /^Ack: / }).first();
     await button.waitFor();
     const before = await eventually('the bell count', async () => {
       const n = await bellCount(p);
       return n > 0 ? n : undefined;
     });
     const label = (await button.getAttribute('aria-label'))!;
-    const text = label.replace(/^Acknowledge: /, '');
+    const text = label.replace(/^Ack: /, '');
     await shot(p, 'alerts-widget-light', box);
     await button.click();
     await p.getByRole('textbox', { name: 'Note (optional)' }).fill('Engineer on site at 3 pm');
@@ -100,10 +100,10 @@ describe('alert lifecycle', () => {
     const p = await alerts.signedIn('agent', { width: 1400, height: 1000 });
     await p.goto(alerts.url(`/company/${companyId}/site/${siteId}/dashboard`));
     const box = widget(p, 'Alerts');
-    const ack = box.getByRole('button', { name: `Acknowledge: ${text}` });
+    const ack = box.getByRole('button', { name: `Ack: ${text}` });
     await ack.waitFor();
     await widget(p, 'Hardware issues')
-      .getByRole('button', { name: `Acknowledge: ${text}` })
+      .getByRole('button', { name: `Ack: ${text}` })
       .waitFor();
     await shot(p, 'hardware-issues-widget-light', widget(p, 'Hardware issues'));
 
@@ -165,7 +165,7 @@ describe('alert lifecycle', () => {
     await small.getByRole('table', { name: 'Alerts' }).waitFor();
     await shot(phone, 'alerts-widget-phone', small);
     await small
-      .getByRole('button', { name: /^Acknowledge: / })
+      .getByRole('button', { name: /^Ack: / })
       .first()
       .click();
     await phone.getByRole('textbox', { name: 'Note (optional)' }).waitFor();

@@ -99,13 +99,13 @@ describe('Alerts widget', () => {
     const { user } = renderWithProviders(<AlertsWidget scope={{ kind: 'site', id: 5 }} />, {
       user: makeUser(),
     });
-    await user.click(await screen.findByRole('button', { name: 'Acknowledge: Printer failure: paper jam' }));
+    await user.click(await screen.findByRole('button', { name: 'Ack: Printer failure: paper jam' }));
     await user.type(await screen.findByRole('textbox', { name: 'Note (optional)' }), 'Paper ordered');
     await user.click(screen.getByRole('button', { name: 'Acknowledge' }));
     expect(await screen.findByText(/agent ·/)).toBeInTheDocument();
     expect(screen.getByText('Paper ordered')).toBeInTheDocument();
     expect(api.find('POST', '/api/alerts/5/ack/')[0]!.body).toEqual({ note: 'Paper ordered' });
-    expect(screen.queryByRole('button', { name: /^Acknowledge/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Ack: / })).not.toBeInTheDocument();
     // A site has no by-site view.
     expect(screen.queryByRole('radiogroup', { name: 'Alerts view' })).not.toBeInTheDocument();
   });

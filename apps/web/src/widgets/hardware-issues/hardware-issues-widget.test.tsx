@@ -86,7 +86,7 @@ describe('Hardware issues widget', () => {
     const { user } = renderWithProviders(<HardwareIssuesWidget scope={{ kind: 'agent', id: 7 }} />, {
       user: makeUser(),
     });
-    await user.click(await screen.findByRole('button', { name: 'Acknowledge: Modem failure: no carrier' }));
+    await user.click(await screen.findByRole('button', { name: 'Ack: Modem failure: no carrier' }));
     await user.click(await screen.findByRole('button', { name: 'Acknowledge' }));
     expect(await screen.findByText(/agent ·/)).toBeInTheDocument();
     expect(api.find('POST', '/api/alerts/8/ack/')[0]!.body).toEqual({});

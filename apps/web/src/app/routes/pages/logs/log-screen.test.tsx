@@ -176,9 +176,7 @@ describe('log screen', () => {
     expect(call?.url.searchParams.get('state')).toBe('active');
     expect(call?.url.searchParams.get('acknowledged')).toBe('false');
     expect(screen.getAllByText(/company ·/).length).toBeGreaterThan(0);
-    await view.user.click(
-      screen.getAllByRole('button', { name: 'Acknowledge: Printer failure: paper jam 4' })[0]!,
-    );
+    await view.user.click(screen.getAllByRole('button', { name: 'Ack: Printer failure: paper jam 4' })[0]!);
     await view.user.type(await screen.findByRole('textbox', { name: 'Note (optional)' }), 'On it');
     await view.user.click(screen.getByRole('button', { name: 'Acknowledge' }));
     expect((await screen.findAllByText(/agent ·/)).length).toBeGreaterThan(0);
