@@ -71,7 +71,7 @@ function AuditPage() {
         key: 'entity',
         header: t('ADMIN_AUDIT_ENTITY'),
         width: '7rem',
-        render: (e) => `${e.entity} #${e.entity_id}`,
+        render: (e) => (e.entity_id === null ? e.entity : `${e.entity} #${e.entity_id}`),
       },
       {
         key: 'change',
