@@ -84,7 +84,7 @@ export async function alertRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/alerts/:id/ack/',
     {
-      preValidation: app.scope('alert', 'id'),
+      onRequest: app.scope('alert', 'id'),
       schema: {
         tags: ['alerts'],
         summary: 'Acknowledge an alert (again: the first who, when and note stay)',
