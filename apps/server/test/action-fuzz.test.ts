@@ -202,8 +202,16 @@ describe.skipIf(postgresUnavailable)('fuzzed bodies, content types, ids and quer
       .replace(/\{id\}/, String(ids.command));
   }
 
+  // Administration comes after the device routes (a fuzzed DELETE decommissions the fixture's terminal) and
+  // signing out comes last.
   const order = (op: Operation) =>
-    /logout|sign-out/.test(op.path) ? 3 : op.path.startsWith('/api/device/') ? 2 : 1;
+    /logout|sign-out/.test(op.path)
+      ? 4
+      : op.path.startsWith('/api/admin/')
+        ? 3
+        : op.path.startsWith('/api/device/')
+          ? 2
+          : 1;
 
   async function fuzz(op: Operation, auth: Record<string, string>) {
     const seen: string[] = [];
