@@ -211,10 +211,12 @@ describe.skipIf(postgresUnavailable)('fleet administration', () => {
       ]);
       // The site's last terminal carries its pump: it stays while the pump does.
       expect((await del(`/api/admin/terminals/${terminal.id}/`)).statusCode).toBe(409);
-      expect((await del(`/api/admin/pumps/${pump.id}/`)).statusCode).toBe(204);
-      expect((await del(`/api/admin/terminals/${terminal.id}/`)).statusCode).toBe(204);
-      expect((await del(`/api/admin/sites/${site.id}/`)).statusCode).toBe(204);
-      expect((await del(`/api/admin/companies/${company.id}/`)).statusCode).toBe(204);
+      const pumpGone = await del(`/api/admin/pumps/${pump.id}/`);
+      expect(pumpGone.statusCode).toBe(200);
+      expect(pumpGone.json()).toMatchObject({ id: pump.id, site_id: site.id });
+      expect((await del(`/api/admin/terminals/${terminal.id}/`)).statusCode).toBe(200);
+      expect((await del(`/api/admin/sites/${site.id}/`)).statusCode).toBe(200);
+      expect((await del(`/api/admin/companies/${company.id}/`)).statusCode).toBe(200);
       for (const url of [
         `/api/admin/companies/${company.id}/`,
         `/api/admin/sites/${site.id}/`,
@@ -257,7 +259,7 @@ describe.skipIf(postgresUnavailable)('fleet administration', () => {
       const before = t.app.commands.waiting();
       const waiting = device('commands?wait=30');
       await expect.poll(() => t.app.commands.waiting(), { timeout: 5_000 }).toBe(before + 1);
-      expect((await del(`/api/admin/terminals/${first.id}/`)).statusCode).toBe(204);
+      expect((await del(`/api/admin/terminals/${first.id}/`)).statusCode).toBe(200);
       expect((await waiting).statusCode).toBe(401);
       expect((await device('commands?wait=0')).statusCode).toBe(401);
       // The pump now hangs off the other terminal: switching it still works.
@@ -301,11 +303,11 @@ describe.skipIf(postgresUnavailable)('fleet administration', () => {
         (await get(`/api/agent/${org.agentId}/sites/`)).json().map((s: { id: number }) => s.id),
       ).toContain(site.id);
 
-      expect((await del(`/api/admin/pumps/${pumps[3].id}/`)).statusCode).toBe(204);
+      expect((await del(`/api/admin/pumps/${pumps[3].id}/`)).statusCode).toBe(200);
       expect(await ids(`/api/site/${site.id}/pumps/`, (r) => r.pump_no)).toEqual([1, 2, 3]);
       expect((await get(`/api/pump/${pumps[3].id}/commands/`)).statusCode).toBe(404);
 
-      expect((await del(`/api/admin/terminals/${gone.id}/`)).statusCode).toBe(204);
+      expect((await del(`/api/admin/terminals/${gone.id}/`)).statusCode).toBe(200);
       expect(await ids(connectivity, (r) => r.number)).toEqual([keep.terminal_id]);
       const mapped = (await get(map)).json() as Array<{ terminals: Array<{ terminal_id: string }> }>;
       expect(mapped.flatMap((s) => s.terminals.map((x) => x.terminal_id))).toEqual([keep.terminal_id]);
@@ -319,9 +321,9 @@ describe.skipIf(postgresUnavailable)('fleet administration', () => {
       expect(log.map((r) => r.number)).toContain(gone.terminal_id);
 
       for (const p of pumps.slice(0, 3))
-        expect((await del(`/api/admin/pumps/${p.id}/`)).statusCode).toBe(204);
-      expect((await del(`/api/admin/terminals/${keep.id}/`)).statusCode).toBe(204);
-      expect((await del(`/api/admin/sites/${site.id}/`)).statusCode).toBe(204);
+        expect((await del(`/api/admin/pumps/${p.id}/`)).statusCode).toBe(200);
+      expect((await del(`/api/admin/terminals/${keep.id}/`)).statusCode).toBe(200);
+      expect((await del(`/api/admin/sites/${site.id}/`)).statusCode).toBe(200);
       expect(await ids(sites, (r) => r.id)).toEqual([]);
       expect((await get(map)).json()).toEqual([]);
       expect((await get(`/api/site/${site.id}/terminals/`)).statusCode).toBe(404);

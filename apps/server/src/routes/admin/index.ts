@@ -195,17 +195,17 @@ export async function adminRoutes(app: FastifyInstance) {
           summary: `Decommission a ${spec.name} (agents only)`,
           description:
             'The object leaves every read, widget and map at once; its history stays in the logs and the audit. ' +
-            'Answers 204; 409 naming the live children while it has any.',
+            'Answers 200 with the decommissioned object; 409 naming the live children while it has any.',
           params: IdPathSchema,
-          response: { 204: z.null().describe('Decommissioned'), ...errors },
+          response: { 200: spec.entity, ...errors },
         },
       },
-      async (request, reply) => {
+      async (request) => {
         const id = idOf(request);
-        unwrap(await impl.remove(actorOf(request), id));
+        const value = unwrap(await impl.remove(actorOf(request), id));
         if (impl.afterRemove) await impl.afterRemove(id);
         fleetChanged();
-        return reply.status(204).send(null);
+        return value;
       },
     );
   }
