@@ -10,7 +10,7 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server on a random local port that keeps every mail it receives (as apps/server/test/smtp.ts,
- * which e2e cannot import: each workspace type-checks its own files). smtp-server comes with apps/server.
+ * which e2e cannot import: each workspace type-checks its own files).
  */
 export async function startSmtpServer() {
   const mails: ReceivedMail[] = [];
