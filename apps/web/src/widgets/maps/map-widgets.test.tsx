@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
@@ -54,6 +54,32 @@ describe('CompanyMapWidget', () => {
     expect(
       within(card).getByRole('button', { name: 'Leeds Road (0101), terminal 0101-1: online' }),
     ).toHaveClass('fc-marker-green');
+  });
+
+  it('shows a hostile site title in the tooltip as text, never as HTML', async () => {
+    const title = '<img src="x" data-xss="1">Leeds';
+    mockFetch({
+      'GET /api/config': json(CONFIG),
+      'GET /api/company/11/map/terminals/': json([
+        {
+          id: 1,
+          site_title: title,
+          site_no: '0101',
+          terminals: [{ terminal_id: '0101-1', lat: 53.8, lng: -1.5, marker_color: 'green' }],
+        },
+      ]),
+    });
+    renderWithProviders(<CompanyMapWidget scope={{ kind: 'company', id: 11 }} />);
+    const card = screen.getByRole('region', { name: 'Active terminals' });
+    const pin = await within(card).findByRole('button', { name: `${title} (0101), terminal 0101-1: online` });
+    fireEvent.mouseOver(pin);
+    const tooltip = await waitFor(() => {
+      const el = document.querySelector('.leaflet-tooltip');
+      expect(el).not.toBeNull();
+      return el as HTMLElement;
+    });
+    expect(tooltip).toHaveTextContent(`${title} (0101), terminal 0101-1: online`);
+    expect(document.querySelector('[data-xss]')).toBeNull();
   });
 
   it('uses the agent endpoint for an agent and still draws markers when the settings cannot be read', async () => {

@@ -227,6 +227,13 @@ function markerIcon(color: MarkerColor, size: number, extraClass = '', html = ''
   });
 }
 
+/** Leaflet writes a string tooltip as HTML; site titles are untrusted text, so tooltips get a text node. */
+function textNode(text: string): HTMLElement {
+  const el = document.createElement('span');
+  el.textContent = text;
+  return el;
+}
+
 function label(marker: L.Marker, text: string) {
   const el = marker.getElement();
   if (el) {
@@ -291,7 +298,7 @@ export function AerialMapCanvas({ terminals, tileUrl }: AerialMapCanvasProps) {
         icon: markerIcon(m.color, TARGET_PX, 'fc-pin fc-pin-18'),
         keyboard: true,
       });
-      marker.bindTooltip(text);
+      marker.bindTooltip(textNode(text));
       marker.addTo(layer);
       label(marker, text);
       drawn.push(marker);
@@ -400,7 +407,7 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
         icon: markerIcon(p.color, TARGET_PX, 'fc-pin'),
         keyboard: true,
       });
-      marker.bindTooltip(text);
+      marker.bindTooltip(textNode(text));
       marker.addTo(layer);
       label(marker, text);
       return marker;
