@@ -1,9 +1,8 @@
-import { Menu, NativeSelect } from '@mantine/core';
-import { IconCheck, IconLanguage } from '@tabler/icons-react';
+import { NativeSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../i18n/languages.ts';
 
-function useCurrentLanguage() {
+export function useCurrentLanguage() {
   const { t, i18n } = useTranslation();
   const current = i18n.resolvedLanguage ?? i18n.language;
   const value = LANGUAGES.some((l) => l.code === current) ? current : 'en';
@@ -12,7 +11,8 @@ function useCurrentLanguage() {
 }
 
 /**
- * Switches the interface language; the catalogue is fetched on demand and the choice remembered.
+ * Switches the interface language (a native select: the sign-in screens carry no menu code, see
+ * language-menu-items.tsx for the user menu's entries); the catalogue is fetched on demand and the choice remembered.
  * Arabic turns the console right to left at once (app/providers.tsx).
  */
 export function LanguagePicker({ withLabel = false }: { withLabel?: boolean }) {
@@ -27,28 +27,5 @@ export function LanguagePicker({ withLabel = false }: { withLabel?: boolean }) {
       onChange={(event) => choose(event.currentTarget.value)}
       w={withLabel ? undefined : 104}
     />
-  );
-}
-
-/** The same choice as menu entries, for the user menu: each language named in itself, the current one ticked. */
-export function LanguageMenuItems() {
-  const { t, value, choose } = useCurrentLanguage();
-  return (
-    <>
-      <Menu.Label>
-        <IconLanguage size={12} aria-hidden /> {t('LANGUAGE')}
-      </Menu.Label>
-      {LANGUAGES.map((l) => (
-        <Menu.Item
-          key={l.code}
-          aria-current={l.code === value ? 'true' : undefined}
-          lang={l.code}
-          onClick={() => choose(l.code)}
-          rightSection={l.code === value ? <IconCheck size={14} aria-hidden /> : undefined}
-        >
-          {l.label}
-        </Menu.Item>
-      ))}
-    </>
   );
 }

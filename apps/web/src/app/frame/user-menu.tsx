@@ -4,7 +4,7 @@ import { IconDeviceTv, IconLogout, IconUser } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { LanguageMenuItems } from '../../components/language-picker.tsx';
+import { LanguageMenuItems } from '../../components/language-menu-items.tsx';
 import { env } from '../../config/env.ts';
 import { paths } from '../../config/paths.ts';
 import { siteQueries } from '../../lib/api/sites.ts';
