@@ -1,6 +1,6 @@
 export * from './auth.ts';
 export * from './commands.ts';
 export * from './events.ts';
+export * from './idempotency.ts';
 export * from './org.ts';
 export * from './tickets.ts';
-export * from './idempotency.ts';
