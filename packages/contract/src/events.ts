@@ -2,19 +2,9 @@
  * The event-type catalogue (docs/event-types.md): what each `event_type` a device (or the server's
  * connectivity watchdog) reports means. Alert texts follow `'{name}: {details}'`.
  */
-/** How bad an alert is, worst first (docs/event-types.md#severity). */
-export const SEVERITIES = ['critical', 'major', 'minor', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
+import { atLeast, SEVERITIES, type Severity, severityRank } from './severity.ts';
 
-/** 0 for critical … 3 for info: smaller is worse. */
-export function severityRank(s: Severity): number {
-  return SEVERITIES.indexOf(s);
-}
-
-/** True when `s` is `min` or worse (`atLeast('major', 'minor')` is true). */
-export function atLeast(s: Severity, min: Severity): boolean {
-  return severityRank(s) <= severityRank(min);
-}
+export { atLeast, SEVERITIES, type Severity, severityRank };
 
 export interface EventType {
   code: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BooleanQuerySchema, IsoDateTimeSchema, LimitSchema, LogQuerySchema } from './common.ts';
-import { SEVERITIES } from './events.ts';
+import { SEVERITIES } from './severity.ts';
 
 export const CompanySchema = z.object({
   id: z.number().int(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CompanyRefSchema, SiteRefSchema } from './common.ts';
-import { SEVERITIES } from './events.ts';
+import { SEVERITIES } from './severity.ts';
 import { confirmPasswordField, emailField, fullNameField, MESSAGES, passwordField } from './validation.ts';
 
 export const CurrentUserSchema = z.object({
