@@ -61,6 +61,8 @@ describe('wall screens', () => {
     await p.getByRole('button', { name: 'User menu' }).click();
     await p.getByRole('menuitem', { name: 'Wall screen' }).click();
     await p.waitForFunction((h) => window.location.hash === `${h}?kiosk=1`, home);
+    // The frame goes with the next render after the hash changes.
+    await p.getByRole('button', { name: 'Toggle sidebar' }).waitFor({ state: 'detached', timeout: 10_000 });
     await expectNoFrame(p);
   });
 

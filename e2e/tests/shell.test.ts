@@ -179,7 +179,11 @@ describe('signed in', () => {
     await dialog.waitFor();
     const first = dialog.getByRole('link').first();
     await first.waitFor();
-    assert.match((await first.getAttribute('href')) ?? '', /^#\/agent\/\d+\/alert\/log$/);
+    // The bell lists unacknowledged active alerts, so its links open the alert log filtered the same way.
+    assert.match(
+      (await first.getAttribute('href')) ?? '',
+      /^#\/agent\/\d+\/alert\/log\?state=active&acknowledged=false$/,
+    );
     await shot(p, 'notifications-open');
     await dialog.getByRole('button', { name: 'Close notifications' }).click();
     await dialog.waitFor({ state: 'hidden' });
