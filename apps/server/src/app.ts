@@ -36,6 +36,7 @@ import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
 import { createSignInLimitRepository } from './repositories/sign-in-limit-repository.ts';
 import { routes } from './routes/index.ts';
+import { type ChangeFeed, createChangeFeed } from './services/change-feed.ts';
 import { createSignInLimits, type SignInLimitOptions, type SignInLimits } from './services/sign-in-limits.ts';
 import { createTokenService, type TokenService } from './services/tokens.ts';
 
@@ -46,6 +47,8 @@ declare module 'fastify' {
     repos: Repositories;
     tokens: TokenService;
     signInLimits: SignInLimits;
+    /** The change feed of every node's writes (services/change-feed.ts): started when the app is ready. */
+    feed: ChangeFeed;
   }
 }
 
@@ -106,6 +109,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     'signInLimits',
     createSignInLimits(createSignInLimitRepository(opts.database), opts.signInLimits),
   );
+  app.decorate(
+    'feed',
+    createChangeFeed({
+      repo: app.repos.changes,
+      listen: (channel, onNotify) => opts.database.listen(channel, onNotify),
+      log: app.log.child({ service: 'change-feed' }),
+    }),
+  );
+  app.addHook('onReady', async () => {
+    // Not awaited past the first read: a database that is down now must not keep the node from starting.
+    void app.feed.start().catch((err) => app.log.error({ err }, 'change feed did not start'));
+  });
+  app.addHook('onClose', async () => app.feed.stop());
   // Expired sign-in counters go every 10 minutes (any node may do it; the delete is idempotent).
   const pruneSignInLimits = setInterval(() => void app.signInLimits.prune().catch(() => {}), 600_000);
   pruneSignInLimits.unref();

@@ -8,6 +8,7 @@ import type {
   Company,
 } from '@forecourt/contract/admin';
 import type { Database, QueryFn } from '../db/client.ts';
+import { type ChangeInput, recordChanges } from './change-repository.ts';
 import { likePattern, num, Params } from './read-scope.ts';
 import { isUniqueViolation } from './user-repository.ts';
 
@@ -15,6 +16,8 @@ import { isUniqueViolation } from './user-repository.ts';
  * Fleet administration (docs/product.md#fleet-administration): companies, sites, terminals, pumps and users under
  * one agent id. Every change runs in one transaction with its audit entry (who, when, before, after). Decommissioned
  * rows keep their history but leave every read: `decommissioned_at is null` is part of each live lookup here.
+ * Every change also records its 'fleet' change for the live feed in the same transaction, naming the place it
+ * touched (a move names the old place and the new one), and a 'session' change for each user whose rights changed.
  */
 
 export interface Actor {
@@ -80,6 +83,24 @@ function page(where: string[], p: Params, idCol: string, o: ListOptions, search:
 
 const nullableNum = (v: unknown) => (v === null || v === undefined ? null : num(v));
 
+/** The 'fleet' change of a place of the agent's fleet (the live feed). */
+const fleetAt = (
+  agentId: number,
+  place: { companyId?: unknown; siteId?: unknown; terminalId?: unknown; pumpId?: unknown; userId?: number },
+): ChangeInput => ({
+  kind: 'fleet',
+  agentId,
+  companyId: nullableNum(place.companyId),
+  siteId: nullableNum(place.siteId),
+  terminalId: nullableNum(place.terminalId),
+  pumpId: nullableNum(place.pumpId),
+  userId: place.userId ?? null,
+});
+
+/** 'session' changes of users whose rights changed (each node forgets their principal). */
+const sessionsOf = (rows: Array<{ user_id: unknown }>): ChangeInput[] =>
+  rows.map((r) => ({ kind: 'session', userId: num(r.user_id) }));
+
 // ---------- rows ----------
 
 type SiteRaw = {
@@ -110,6 +131,7 @@ const SITE_COLS =
 type TerminalRaw = {
   id: number;
   agent_id: number;
+  company_id?: number;
   site_id: number;
   terminal_no: string;
   card_acceptor_name: string;
@@ -129,13 +151,14 @@ const toTerminal = (r: TerminalRaw): AdminTerminal => ({
   ...(r.has_device_token === undefined ? {} : { has_device_token: Boolean(r.has_device_token) }),
 });
 const TERMINAL_COLS =
-  't.id, t.agent_id, t.site_id, t.terminal_no, t.card_acceptor_name, t.lat, t.lng, t.pump_controller, t.decommissioned_at';
+  't.id, t.agent_id, t.company_id, t.site_id, t.terminal_no, t.card_acceptor_name, t.lat, t.lng, t.pump_controller, t.decommissioned_at';
 /** Whether the terminal has a device token: the fleet simulator adopts only terminals nobody provisioned. */
 const HAS_TOKEN = 'exists (select 1 from device_tokens d where d.terminal_id = t.id) as has_device_token';
 
 type PumpRaw = {
   id: number;
   agent_id: number;
+  company_id: number;
   site_id: number;
   pump_no: number;
   terminal_id: number;
@@ -146,7 +169,7 @@ const toPump = (r: PumpRaw): AdminPump => ({
   site_id: num(r.site_id),
   pump_no: num(r.pump_no),
 });
-const PUMP_COLS = 'p.id, s.agent_id, p.site_id, p.pump_no, p.terminal_id, p.decommissioned_at';
+const PUMP_COLS = 'p.id, s.agent_id, s.company_id, p.site_id, p.pump_no, p.terminal_id, p.decommissioned_at';
 
 type UserRaw = {
   id: number;
@@ -297,6 +320,7 @@ export function createAdminRepository(database: Database) {
           );
           const company = { id: num(rows[0].id), name: body.name };
           await writeAudit(q, actor, 'create', 'company', company.id, null, company);
+          await recordChanges(q, [fleetAt(actor.agentId, { companyId: company.id })]);
           return done(company);
         })
         .catch(uniqueAs({ companies_agent_name_uq: `name: a company named "${body.name}" already exists.` }));
@@ -313,6 +337,7 @@ export function createAdminRepository(database: Database) {
           if (after.name !== before.name) {
             await q('update companies set name = $2 where id = $1', [id, after.name]);
             await writeAudit(q, actor, 'update', 'company', id, before, after);
+            await recordChanges(q, [fleetAt(actor.agentId, { companyId: id })]);
           }
           return done(after);
         })
@@ -335,9 +360,13 @@ export function createAdminRepository(database: Database) {
           );
         await q('update companies set decommissioned_at = now() where id = $1', [id]);
         // Its users keep their accounts but no longer reach it.
-        await q('delete from user_companies where company_id = $1', [id]);
+        const users = await q<{ user_id: number }>(
+          'delete from user_companies where company_id = $1 returning user_id',
+          [id],
+        );
         const company = { id, name: f.row.name };
         await writeAudit(q, actor, 'decommission', 'company', id, company, null);
+        await recordChanges(q, [fleetAt(actor.agentId, { companyId: id }), ...sessionsOf(users)]);
         return done(company);
       });
     },
@@ -385,6 +414,7 @@ export function createAdminRepository(database: Database) {
           );
           const site = toSite(rows[0]);
           await writeAudit(q, actor, 'create', 'site', site.id, null, site);
+          await recordChanges(q, [fleetAt(actor.agentId, { companyId: site.company_id, siteId: site.id })]);
           return done(site);
         })
         .catch(
@@ -430,6 +460,11 @@ export function createAdminRepository(database: Database) {
             await q('update terminals set company_id = $2 where site_id = $1', [id, after.company_id]);
           }
           await writeAudit(q, actor, 'update', 'site', id, before, after);
+          // A site moved to another company: the old company's screens lose it, the new one's gain it.
+          await recordChanges(q, [
+            fleetAt(actor.agentId, { companyId: before.company_id, siteId: id }),
+            fleetAt(actor.agentId, { companyId: after.company_id, siteId: id }),
+          ]);
           return done(after);
         })
         .catch(
@@ -462,9 +497,16 @@ export function createAdminRepository(database: Database) {
             ...pumps.map((p) => ({ entity: 'pump' as const, id: num(p.id), label: childLabel.pump(p) })),
           ]);
         await q('update sites set decommissioned_at = now() where id = $1', [id]);
-        await q('delete from user_sites where site_id = $1', [id]);
+        const users = await q<{ user_id: number }>(
+          'delete from user_sites where site_id = $1 returning user_id',
+          [id],
+        );
         const site = toSite(f.row);
         await writeAudit(q, actor, 'decommission', 'site', id, site, null);
+        await recordChanges(q, [
+          fleetAt(actor.agentId, { companyId: site.company_id, siteId: id }),
+          ...sessionsOf(users),
+        ]);
         return done(site);
       });
     },
@@ -519,6 +561,9 @@ export function createAdminRepository(database: Database) {
           );
           const terminal = toTerminal(rows[0]);
           await writeAudit(q, actor, 'create', 'terminal', terminal.id, null, terminal);
+          await recordChanges(q, [
+            fleetAt(actor.agentId, { companyId: site.company_id, siteId: site.id, terminalId: terminal.id }),
+          ]);
           return done(terminal);
         })
         .catch(
@@ -564,6 +609,15 @@ export function createAdminRepository(database: Database) {
             [id, after.site_id, after.terminal_id, after.card_acceptor_name, after.lat, after.lng, companyId],
           );
           await writeAudit(q, actor, 'update', 'terminal', id, before, after);
+          // A move names the old place and the new one.
+          await recordChanges(q, [
+            fleetAt(actor.agentId, { companyId: f.row.company_id, siteId: before.site_id, terminalId: id }),
+            fleetAt(actor.agentId, {
+              companyId: companyId ?? f.row.company_id,
+              siteId: after.site_id,
+              terminalId: id,
+            }),
+          ]);
           return done(after);
         })
         .catch(
@@ -582,6 +636,13 @@ export function createAdminRepository(database: Database) {
         const f = found(await terminalRow(q, id), actor.agentId);
         if (!('row' in f))
           return f.status === 404 ? fail(404, notFoundText('terminal', id)) : fail(403, NOT_YOURS);
+        const here = fleetAt(actor.agentId, {
+          companyId: f.row.company_id,
+          siteId: f.row.site_id,
+          terminalId: id,
+        });
+        // 'device': every node drops the terminal's cached token and ends its long-polls.
+        const changes: ChangeInput[] = [here, { ...here, kind: 'device' }];
         const carried = await q<{ id: number; pump_no: number }>(
           'select id, pump_no from pumps where terminal_id = $1 and decommissioned_at is null order by pump_no',
           [id],
@@ -597,18 +658,22 @@ export function createAdminRepository(database: Database) {
             id,
             carrier,
           ]);
+          changes.push({ ...here, terminalId: carrier });
         }
         await q('update terminals set decommissioned_at = now(), pump_controller = false where id = $1', [
           id,
         ]);
         await q('delete from device_tokens where terminal_id = $1', [id]);
         // Its active alerts end with it (the bell and the by-site view count live terminals); the log keeps them.
-        await q(
-          `update alerts set state = 'cleared', cleared_at = now() where terminal_id = $1 and state = 'active'`,
+        const cleared = await q(
+          `update alerts set state = 'cleared', cleared_at = now() where terminal_id = $1 and state = 'active'
+           returning id`,
           [id],
         );
+        if (cleared.length) changes.push({ ...here, kind: 'alert' });
         const terminal = toTerminal(f.row);
         await writeAudit(q, actor, 'decommission', 'terminal', id, terminal, null);
+        await recordChanges(q, changes);
         return done(terminal);
       });
     },
@@ -649,6 +714,14 @@ export function createAdminRepository(database: Database) {
           );
           const pump = { id: num(rows[0].id), site_id: body.site_id, pump_no: body.pump_no };
           await writeAudit(q, actor, 'create', 'pump', pump.id, null, pump);
+          await recordChanges(q, [
+            fleetAt(actor.agentId, {
+              companyId: site.company_id,
+              siteId: body.site_id,
+              terminalId: carrier,
+              pumpId: pump.id,
+            }),
+          ]);
           return done(pump);
         })
         .catch(
@@ -670,9 +743,11 @@ export function createAdminRepository(database: Database) {
           const after: AdminPump = { ...before, ...stripUndefined(body) };
           if (JSON.stringify(after) === JSON.stringify(before)) return done(before);
           let carrier = num(f.row.terminal_id);
+          let companyId = num(f.row.company_id);
           if (after.site_id !== before.site_id) {
             const site = await liveSiteOf(q, actor.agentId, after.site_id);
             if (!site) return fail(400, `site_id: no site of yours has id ${after.site_id}.`);
+            companyId = num(site.company_id);
             const c = await pumpCarrier(q, after.site_id);
             if (c === null)
               return fail(
@@ -688,6 +763,16 @@ export function createAdminRepository(database: Database) {
             carrier,
           ]);
           await writeAudit(q, actor, 'update', 'pump', id, before, after);
+          // A move names the old place and the new one.
+          await recordChanges(q, [
+            fleetAt(actor.agentId, {
+              companyId: f.row.company_id,
+              siteId: before.site_id,
+              terminalId: f.row.terminal_id,
+              pumpId: id,
+            }),
+            fleetAt(actor.agentId, { companyId, siteId: after.site_id, terminalId: carrier, pumpId: id }),
+          ]);
           return done(after);
         })
         .catch(uniqueAs({ pumps_site_no_uq: `pump_no: the site already has a pump ${body.pump_no}.` }));
@@ -701,6 +786,14 @@ export function createAdminRepository(database: Database) {
         await q('update pumps set decommissioned_at = now() where id = $1', [id]);
         const pump = toPump(f.row);
         await writeAudit(q, actor, 'decommission', 'pump', id, pump, null);
+        await recordChanges(q, [
+          fleetAt(actor.agentId, {
+            companyId: f.row.company_id,
+            siteId: f.row.site_id,
+            terminalId: f.row.terminal_id,
+            pumpId: id,
+          }),
+        ]);
         return done(pump);
       });
     },
@@ -774,6 +867,7 @@ export function createAdminRepository(database: Database) {
           await setScope(q, id, body.role, body.company_ids, body.site_ids);
           const user = toUser((await userRow(q, id))[0]);
           await writeAudit(q, actor, 'create', 'user', id, null, user);
+          await recordChanges(q, [fleetAt(actor.agentId, { userId: id })]);
           return done(user);
         })
         .catch(
@@ -851,6 +945,9 @@ export function createAdminRepository(database: Database) {
           if (JSON.stringify(user) !== JSON.stringify(before)) {
             const action = body.disabled === true && !before.disabled ? 'disable' : 'update';
             await writeAudit(q, actor, action, 'user', id, before, user);
+            // 'session': its rights, name or state changed; every node forgets its principal (a disabled user's
+            // streams end).
+            await recordChanges(q, [fleetAt(actor.agentId, { userId: id }), { kind: 'session', userId: id }]);
           }
           return done({ user, before });
         })

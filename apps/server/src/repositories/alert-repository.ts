@@ -3,6 +3,7 @@ import type { Alert, AlertSite, AlertState } from '@forecourt/contract/fleet';
 import { eventName } from '@forecourt/contract/formatters';
 import type { Database } from '../db/client.ts';
 import { severityRankSql } from './alert-sql.ts';
+import { recordChanges } from './change-repository.ts';
 import {
   addLogFilters,
   iso,
@@ -176,17 +177,34 @@ export function createAlertRepository(database: Database) {
 
     /**
      * Acknowledges an alert unless someone already did (the first who, when and note stay), recording the
-     * acknowledgement in the audit log. Answers whether this call acknowledged it.
+     * acknowledgement in the audit log and its 'alert' change for the live feed. Answers whether this call
+     * acknowledged it.
      */
     async acknowledge(id: number, by: Acknowledger, note: string | null, now: Date): Promise<boolean> {
       return database.transaction(async (q) => {
-        const rows = await q<{ id: number }>(
+        const rows = await q<{
+          id: number;
+          terminal_id: number;
+          site_id: number;
+          company_id: number;
+          agent_id: number;
+        }>(
           `update alerts set acknowledged_at = $2, acknowledged_by = $3, acknowledged_by_id = $4, note = $5
             where id = $1 and acknowledged_at is null
-            returning id`,
+            returning id, terminal_id, site_id, company_id, agent_id`,
           [id, now, by.username, by.userId, note],
         );
-        if (!rows.length) return false;
+        const alert = rows[0];
+        if (!alert) return false;
+        await recordChanges(q, [
+          {
+            kind: 'alert',
+            agentId: alert.agent_id,
+            companyId: alert.company_id,
+            siteId: alert.site_id,
+            terminalId: alert.terminal_id,
+          },
+        ]);
         // agent_id: the audit screen shows an agent the entries of its own fleet (docs/product.md#fleet-administration).
         await q(
           `insert into audit_log (at, user_id, username, agent_id, action, entity, entity_id, before, after)

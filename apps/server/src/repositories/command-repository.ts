@@ -1,5 +1,6 @@
 import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database, QueryFn } from '../db/client.ts';
+import { type ChangeInput, recordChanges } from './change-repository.ts';
 import { type CommandDbRow, commandSelect, toCommand } from './command-read-model.ts';
 import { type PumpDbRow, type PumpRow, pumpSelect, settlePumps, toPumpRow } from './pump-repository.ts';
 
@@ -71,7 +72,30 @@ async function logEvents(
   );
 }
 
-/** Commands to devices (pump on/off, reboot) and their state history. */
+/** Where a command is, as its row says (snake_case columns of `commands`). */
+interface CommandPlace {
+  kind: CommandKind;
+  terminal_id: number;
+  site_id: number;
+  company_id: number;
+  agent_id: number;
+  pump_id: number | null;
+}
+
+/** The live-feed change of a command's new state: 'pump' for a pump command, 'reboot' for a reboot. */
+const commandChange = (c: CommandPlace): ChangeInput => ({
+  kind: c.kind === 'reboot' ? 'reboot' : 'pump',
+  agentId: c.agent_id,
+  companyId: c.company_id,
+  siteId: c.site_id,
+  terminalId: c.terminal_id,
+  pumpId: c.pump_id,
+});
+
+/**
+ * Commands to devices (pump on/off, reboot) and their state history. Every state a command takes (queued, sent,
+ * confirmed, failed, expired, timed out) records its change for the live feed in the same transaction.
+ */
 export function createCommandRepository(database: Database, timings: CommandTimings = DEFAULT_TIMINGS) {
   async function byId(q: QueryFn, id: number): Promise<Command | null> {
     const rows = await q<CommandDbRow>(`${commandSelect} where c.id = $1`, [id]);
@@ -104,17 +128,18 @@ export function createCommandRepository(database: Database, timings: CommandTimi
             pump,
           } as const;
         }
-        const inserted = await q<{ id: number | string }>(
+        const inserted = await q<{ id: number | string } & CommandPlace>(
           `insert into commands (kind, terminal_id, site_id, company_id, agent_id, pump_id, pump_no, state,
                                  requested_by, requested_by_name, expires_at)
            select $1, t.id, p.site_id, t.company_id, t.agent_id, p.id, p.pump_no, 'queued', $3, $4,
                   now() + make_interval(secs => $5::float8)
              from pumps p join terminals t on t.id = p.terminal_id where p.id = $2
-           returning id`,
+           returning id, kind, terminal_id, site_id, company_id, agent_id, pump_id`,
           [target === 1 ? 'pump_on' : 'pump_off', pumpId, by.userId, by.name, timings.queueTtlS],
         );
         const id = Number(inserted[0].id);
         await logEvents(q, [id], ['queued'], [`Requested by ${by.name}`], null);
+        await recordChanges(q, [commandChange(inserted[0])]);
         return { ok: true, pump, command: (await byId(q, id))! } as const;
       });
     },
@@ -140,17 +165,18 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         if (pending[0]) {
           return { ok: false, reason: 'pending', terminalNo: terminal[0].terminal_no } as const;
         }
-        const inserted = await q<{ id: number | string }>(
+        const inserted = await q<{ id: number | string } & CommandPlace>(
           `insert into commands (kind, terminal_id, site_id, company_id, agent_id, reboot_type, state,
                                  requested_by, requested_by_name, expires_at)
            select 'reboot', t.id, t.site_id, t.company_id, t.agent_id, $2, 'queued', $3, $4,
                   now() + make_interval(secs => $5::float8)
              from terminals t where t.id = $1
-           returning id`,
+           returning id, kind, terminal_id, site_id, company_id, agent_id, pump_id`,
           [terminalId, rebootType, by.userId, by.name, timings.queueTtlS],
         );
         const id = Number(inserted[0].id);
         await logEvents(q, [id], ['queued'], [`${rebootType} reboot requested by ${by.name}`], null);
+        await recordChanges(q, [commandChange(inserted[0])]);
         return { ok: true, command: (await byId(q, id))! } as const;
       });
     },
@@ -168,18 +194,19 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           [terminalId, tokenHash],
         );
         if (!holder.length) return null;
-        const rows = await q<{
-          id: number | string;
-          kind: CommandKind;
-          pump_no: number | null;
-          reboot_type: RebootType | null;
-          created_at: Date | string;
-        }>(
+        const rows = await q<
+          {
+            id: number | string;
+            pump_no: number | null;
+            reboot_type: RebootType | null;
+            created_at: Date | string;
+          } & CommandPlace
+        >(
           `update commands
               set state = 'sent', sent_at = now(), updated_at = now(),
                   expires_at = now() + make_interval(secs => case when kind = 'reboot' then $2::float8 else $3::float8 end)
             where terminal_id = $1 and state = 'queued' and expires_at > now()
-            returning id, kind, pump_no, reboot_type, created_at`,
+            returning id, kind, pump_no, reboot_type, created_at, terminal_id, site_id, company_id, agent_id, pump_id`,
           [terminalId, timings.rebootAckTimeoutS, timings.pumpAckTimeoutS],
         );
         rows.sort((a, b) => Number(a.id) - Number(b.id));
@@ -190,6 +217,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           rows.map(() => 'Fetched by the terminal'),
           null,
         );
+        await recordChanges(q, rows.map(commandChange));
         return rows.map((r) => ({
           id: Number(r.id),
           kind: r.kind,
@@ -213,16 +241,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
     ): Promise<{ state: CommandState; changed: Transition | null } | null> {
       return database.transaction(async (q) => {
         const state: CommandState = result === 'ok' ? 'confirmed' : 'failed';
-        const changed = await q<{
-          id: number | string;
-          kind: CommandKind;
-          state: CommandState;
-          terminal_id: number;
-          site_id: number;
-          company_id: number;
-          agent_id: number;
-          pump_id: number | null;
-        }>(
+        const changed = await q<{ id: number | string; state: CommandState } & CommandPlace>(
           `update commands set state = $3, detail = $4, updated_at = now(), completed_at = now()
             where id = $1 and terminal_id = $2 and state in ('queued', 'sent')
             returning id, kind, state, terminal_id, site_id, company_id, agent_id, pump_id`,
@@ -250,6 +269,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           const confirmed = state === 'confirmed' ? (row.kind === 'pump_on' ? 1 : 0) : null;
           await settlePumps(q, [{ id: row.pump_id, confirmed }]);
         }
+        await recordChanges(q, [commandChange(row)]);
         return {
           state,
           changed: {
@@ -272,16 +292,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      */
     async sweep(now: Date): Promise<Transition[]> {
       return database.transaction(async (q) => {
-        const rows = await q<{
-          id: number | string;
-          kind: CommandKind;
-          state: CommandState;
-          terminal_id: number;
-          site_id: number;
-          company_id: number;
-          agent_id: number;
-          pump_id: number | null;
-        }>(
+        const rows = await q<{ id: number | string; state: CommandState } & CommandPlace>(
           `update commands
               set state = case when state = 'queued' then 'expired' else 'timed_out' end,
                   detail = case when state = 'queued' then 'Not fetched by the terminal in time'
@@ -305,6 +316,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         );
         const pumps = rows.flatMap((r) => (r.pump_id === null ? [] : [{ id: r.pump_id, confirmed: null }]));
         await settlePumps(q, pumps, now);
+        await recordChanges(q, rows.map(commandChange));
         return rows.map((r) => ({
           id: Number(r.id),
           kind: r.kind,

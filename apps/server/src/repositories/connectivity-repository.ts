@@ -1,6 +1,7 @@
 import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
+import { type ChangeInput, recordChanges } from './change-repository.ts';
 
 /**
  * The connectivity alert (EVENT_CATALOGUE in packages/contract/src/events.ts): raised when a terminal goes
@@ -11,7 +12,8 @@ export const EVENT_TERMINAL_OFFLINE = 3;
 /**
  * Terminal heartbeats and on/off transitions. Every transition is a conditional UPDATE, so concurrent callers
  * (two requests of one terminal, two nodes) record it once, with its connectivity_events row and alert in the
- * same statement or transaction.
+ * same statement or transaction, and with the changes of the live feed ('connectivity', and 'alert' when an offline
+ * alert was raised or cleared).
  */
 export function createConnectivityRepository(database: Database) {
   return {
@@ -20,24 +22,39 @@ export function createConnectivityRepository(database: Database) {
      * and cleared the terminal's active offline alerts).
      */
     async markOnline(terminalId: number, at: Date): Promise<boolean> {
-      const rows = await database.query<{ id: number }>(
-        `with back as (
-           update terminals set connectivity = 'on', connectivity_changed_at = $2,
-                                last_seen_at = greatest(coalesce(last_seen_at, $2), $2)
-            where id = $1 and connectivity <> 'on'
-            returning id, site_id, company_id, agent_id, terminal_no
-         ), ev as (
-           insert into connectivity_events (terminal_id, site_id, company_id, agent_id, status, at)
-           select id, site_id, company_id, agent_id, 'on', $2 from back
-         ), cleared as (
-           update alerts a set state = 'cleared', cleared_at = $2
-             from back b
-            where a.terminal_id = b.id and a.event_type = ${EVENT_TERMINAL_OFFLINE} and a.state = 'active'
-         )
-         select id from back`,
-        [terminalId, at],
-      );
-      return rows.length > 0;
+      return database.transaction(async (q) => {
+        const rows = await q<{
+          id: number;
+          site_id: number;
+          company_id: number;
+          agent_id: number;
+          cleared: number | string;
+        }>(
+          `with back as (
+             update terminals set connectivity = 'on', connectivity_changed_at = $2,
+                                  last_seen_at = greatest(coalesce(last_seen_at, $2), $2)
+              where id = $1 and connectivity <> 'on'
+              returning id, site_id, company_id, agent_id, terminal_no
+           ), ev as (
+             insert into connectivity_events (terminal_id, site_id, company_id, agent_id, status, at)
+             select id, site_id, company_id, agent_id, 'on', $2 from back
+           ), cleared as (
+             update alerts a set state = 'cleared', cleared_at = $2
+               from back b
+              where a.terminal_id = b.id and a.event_type = ${EVENT_TERMINAL_OFFLINE} and a.state = 'active'
+             returning a.id
+           )
+           select id, site_id, company_id, agent_id, (select count(*) from cleared) as cleared from back`,
+          [terminalId, at],
+        );
+        const r = rows[0];
+        if (!r) return false;
+        const place = { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id, terminalId: r.id };
+        const changes: ChangeInput[] = [{ kind: 'connectivity', ...place }];
+        if (Number(r.cleared) > 0) changes.push({ kind: 'alert', ...place });
+        await recordChanges(q, changes);
+        return true;
+      });
     },
 
     /** Writes coalesced heartbeats; answers each terminal's current connectivity. */
@@ -57,32 +74,49 @@ export function createConnectivityRepository(database: Database) {
      * `cutoff`, with a connectivity_events row and an alert each. Answers the ids it changed.
      */
     async markSilentOffline(cutoff: Date, now: Date): Promise<number[]> {
-      const rows = await database.query<{ id: number }>(
-        `with gone as (
-           update terminals set connectivity = 'off', connectivity_changed_at = $2
-            where connectivity <> 'off' and coalesce(last_seen_at, connectivity_changed_at) < $1
-              and decommissioned_at is null
-            returning id, site_id, company_id, agent_id, terminal_no, last_seen_at
-         ), ev as (
-           insert into connectivity_events (terminal_id, site_id, company_id, agent_id, status, at)
-           select id, site_id, company_id, agent_id, 'off', $2 from gone
-         ), raised as (
-           insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at,
-                               severity)
-           select g.id, g.site_id, g.company_id, g.agent_id, ${EVENT_TERMINAL_OFFLINE},
-                  'Terminal offline: terminal ' || g.terminal_no || ' at ' || s.title || ' has not reported '
-                    || case when g.last_seen_at is null then 'yet'
-                            else 'since ' || to_char(g.last_seen_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC' end,
-                  $2, $2, '${severityOf(EVENT_TERMINAL_OFFLINE)}'
-             from gone g join sites s on s.id = g.site_id
-           returning id, terminal_id, site_id, company_id, agent_id, severity
-         ), mails as (
-           ${queueAlertMailsSql('raised')}
-         )
-         select terminal_id as id from raised`,
-        [cutoff, now],
-      );
-      return rows.map((r) => r.id);
+      return database.transaction(async (q) => {
+        const rows = await q<{ id: number; site_id: number; company_id: number; agent_id: number }>(
+          `with gone as (
+             update terminals set connectivity = 'off', connectivity_changed_at = $2
+              where connectivity <> 'off' and coalesce(last_seen_at, connectivity_changed_at) < $1
+                and decommissioned_at is null
+              returning id, site_id, company_id, agent_id, terminal_no, last_seen_at
+           ), ev as (
+             insert into connectivity_events (terminal_id, site_id, company_id, agent_id, status, at)
+             select id, site_id, company_id, agent_id, 'off', $2 from gone
+           ), raised as (
+             insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at,
+                                 severity)
+             select g.id, g.site_id, g.company_id, g.agent_id, ${EVENT_TERMINAL_OFFLINE},
+                    'Terminal offline: terminal ' || g.terminal_no || ' at ' || s.title || ' has not reported '
+                      || case when g.last_seen_at is null then 'yet'
+                              else 'since ' || to_char(g.last_seen_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC' end,
+                    $2, $2, '${severityOf(EVENT_TERMINAL_OFFLINE)}'
+               from gone g join sites s on s.id = g.site_id
+             returning id, terminal_id, site_id, company_id, agent_id, severity
+           ), mails as (
+             ${queueAlertMailsSql('raised')}
+           )
+           select terminal_id as id, site_id, company_id, agent_id from raised`,
+          [cutoff, now],
+        );
+        await recordChanges(
+          q,
+          rows.flatMap((r) => {
+            const place = {
+              agentId: r.agent_id,
+              companyId: r.company_id,
+              siteId: r.site_id,
+              terminalId: r.id,
+            };
+            return [
+              { kind: 'connectivity', ...place },
+              { kind: 'alert', ...place },
+            ] satisfies ChangeInput[];
+          }),
+        );
+        return rows.map((r) => r.id);
+      });
     },
   };
 }

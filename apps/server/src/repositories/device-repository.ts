@@ -8,6 +8,7 @@ import type {
 import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
+import { type ChangeInput, type ChangeKind, recordChanges } from './change-repository.ts';
 import { settlePumps } from './pump-repository.ts';
 
 /** The terminal a device token belongs to, with the scope columns copied onto what it reports. */
@@ -22,6 +23,15 @@ export interface DeviceTerminal {
 }
 
 const atOf = (at: string | undefined, now: Date) => (at ? new Date(at) : now);
+
+/** The change a report of the terminal makes (the live feed): one per kind and terminal, whatever the batch. */
+const changeOf = (kind: ChangeKind, t: DeviceTerminal): ChangeInput => ({
+  kind,
+  agentId: t.agentId,
+  companyId: t.companyId,
+  siteId: t.siteId,
+  terminalId: t.id,
+});
 
 const TELEMETRY_FIELDS = [
   'battery_life',
@@ -68,19 +78,43 @@ export function createDeviceRepository(database: Database) {
         : null;
     },
 
-    /** Stores (or replaces: rotation) a terminal's token hash. */
+    /**
+     * Stores (or replaces: rotation) a terminal's token hash, with a 'device' change (every node drops the old
+     * token and wakes the terminal's long-polls) and a 'fleet' one (the terminal now has a token).
+     */
     async setTokenHash(terminalId: number, hash: string, userId: number): Promise<void> {
-      await database.query(
-        `insert into device_tokens (terminal_id, token_hash, created_by, created_at) values ($1, $2, $3, now())
-         on conflict (terminal_id) do update
-           set token_hash = excluded.token_hash, created_by = excluded.created_by, created_at = excluded.created_at`,
-        [terminalId, hash, userId],
-      );
+      await database.transaction(async (q) => {
+        const rows = await q<{ agent_id: number; company_id: number; site_id: number }>(
+          `with stored as (
+             insert into device_tokens (terminal_id, token_hash, created_by, created_at) values ($1, $2, $3, now())
+             on conflict (terminal_id) do update
+               set token_hash = excluded.token_hash, created_by = excluded.created_by, created_at = excluded.created_at
+             returning terminal_id
+           )
+           select t.agent_id, t.company_id, t.site_id from stored join terminals t on t.id = stored.terminal_id`,
+          [terminalId, hash, userId],
+        );
+        const place = {
+          agentId: rows[0]?.agent_id,
+          companyId: rows[0]?.company_id,
+          siteId: rows[0]?.site_id,
+          terminalId,
+        };
+        await recordChanges(q, [
+          { kind: 'device', ...place },
+          { kind: 'fleet', ...place },
+        ]);
+      });
     },
 
     /** Removes a terminal's token (decommissioning): no device may speak for it any more. */
     async deleteToken(terminalId: number): Promise<void> {
-      await database.query('delete from device_tokens where terminal_id = $1', [terminalId]);
+      await database.transaction(async (q) => {
+        const rows = await q('delete from device_tokens where terminal_id = $1 returning terminal_id', [
+          terminalId,
+        ]);
+        if (rows.length) await recordChanges(q, [{ kind: 'device', terminalId }]);
+      });
     },
 
     /** Telemetry rows, and the terminal's latest readings (each only if newer than what the row holds). */
@@ -134,6 +168,7 @@ export function createDeviceRepository(database: Database) {
             where id = $1`,
           [t.id, maxAt, ...latestParams],
         );
+        await recordChanges(q, [changeOf('telemetry', t)]);
       });
       return points.length;
     },
@@ -194,6 +229,7 @@ export function createDeviceRepository(database: Database) {
           cleared += rows.length;
         }
         await raise();
+        if (raised + cleared > 0) await recordChanges(q, [changeOf('alert', t)]);
       });
       return { raised, cleared };
     },
@@ -212,6 +248,7 @@ export function createDeviceRepository(database: Database) {
             shocks.map((s) => atOf(s.at, now)),
           ],
         );
+        await recordChanges(q, [changeOf('shock', t)]);
       });
       return shocks.length;
     },
@@ -229,6 +266,7 @@ export function createDeviceRepository(database: Database) {
             txs.map((x) => x.amount),
           ],
         );
+        await recordChanges(q, [changeOf('transaction', t)]);
       });
       return txs.length;
     },
@@ -265,9 +303,21 @@ export function createDeviceRepository(database: Database) {
             ats,
           ],
         );
-        await settlePumps(
+        const settled = await settlePumps(
           q,
           [...latest].map(([id, v]) => ({ id, confirmed: v.status })),
+        );
+        // One change per pump, naming the terminal that carries its commands (as a command's change does).
+        await recordChanges(
+          q,
+          settled.map((p) => ({
+            kind: 'pump',
+            agentId: t.agentId,
+            companyId: t.companyId,
+            siteId: p.siteId,
+            terminalId: p.terminalId,
+            pumpId: p.id,
+          })),
         );
       });
       return entries.length;

@@ -1,6 +1,7 @@
 import type { ImportResult, ImportRow, ImportRowResult } from '@forecourt/contract/admin';
 import type { Database, QueryFn } from '../db/client.ts';
 import type { Actor } from './admin-repository.ts';
+import { type ChangeInput, recordChanges } from './change-repository.ts';
 import { num } from './read-scope.ts';
 
 /** One line of the file: its number (the header is 1), the checked values, or what is wrong with it. */
@@ -46,6 +47,8 @@ const siteView = (s: SiteState, companyId: number | null) => ({
  * The CSV import of docs/product.md#fleet-administration: matches companies by name, sites by number within their
  * company and terminals by number; creates or updates them and adds the missing pumps (numbered 1..pumps). All in
  * one transaction, a handful of set-based statements whatever the file's size; any bad row → nothing written.
+ * The live feed gets one 'fleet' change per new company and per site that gained or changed something (a moved
+ * terminal names its old place and its new one), in the same transaction.
  */
 export function createImportRepository(database: Database) {
   return {
@@ -288,6 +291,9 @@ function summarise(rows: ImportRowResult[], dryRun: boolean): ImportResult {
 
 async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportResult) {
   const audit: Array<[string, string, number, unknown, unknown]> = [];
+  const changes: ChangeInput[] = [];
+  const fleet = (place: Omit<ChangeInput, 'kind' | 'agentId'>) =>
+    changes.push({ kind: 'fleet', agentId: actor.agentId, ...place });
 
   // Companies.
   if (plan.newCompanies.length) {
@@ -300,6 +306,7 @@ async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportRes
     for (const r of rows) {
       plan.companies.get(lower(r.name))!.id = num(r.id);
       audit.push(['create', 'company', num(r.id), null, { id: num(r.id), name: r.name }]);
+      fleet({ companyId: num(r.id) });
     }
   }
   const companyId = (key: string) => plan.companies.get(key)!.id!;
@@ -327,6 +334,7 @@ async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportRes
     for (const s of created) {
       s.id = byKey.get(`${companyId(s.companyKey)}\u0000${s.number}`)!;
       audit.push(['create', 'site', s.id, null, siteView(s, companyId(s.companyKey))]);
+      fleet({ companyId: companyId(s.companyKey), siteId: s.id });
     }
   }
   const updated = sites.filter((s) => s.before !== null && s.changed);
@@ -343,13 +351,16 @@ async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportRes
         updated.map((s) => s.timezone),
       ],
     );
-    for (const s of updated)
+    for (const s of updated) {
       audit.push(['update', 'site', s.id!, s.before, siteView(s, companyId(s.companyKey))]);
+      fleet({ companyId: companyId(s.companyKey), siteId: s.id });
+    }
   }
 
   // Terminals: moves, then new ones (the first terminal of a site without a carrier carries its pumps).
   if (plan.movedTerminals.length) {
     const moved = plan.movedTerminals;
+    const siteById = new Map(sites.map((s) => [s.id, s]));
     await q(
       `update terminals t set site_id = u.s, company_id = u.c, pump_controller = false
          from unnest($1::int[], $2::int[], $3::int[]) as u(id, s, c) where t.id = u.id`,
@@ -363,6 +374,9 @@ async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportRes
         { id: m.id, site_id: m.from },
         { id: m.id, site_id: m.site.id },
       ]);
+      const from = siteById.get(m.from);
+      fleet({ companyId: from ? companyId(from.companyKey) : null, siteId: m.from, terminalId: m.id });
+      fleet({ companyId: companyId(m.site.companyKey), siteId: m.site.id, terminalId: m.id });
       m.site.carrier ??= m.id;
     }
   }
@@ -396,6 +410,8 @@ async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportRes
     nt.forEach((t, i) => {
       const id = idByNo.get(t.number)!;
       if (controller[i]) t.site.carrier = id;
+      // One change per site however many terminals it gained (a 10,000-row file stays one small insert).
+      fleet({ companyId: companyId(t.site.companyKey), siteId: t.site.id });
       audit.push([
         'create',
         'terminal',
@@ -419,12 +435,14 @@ async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportRes
   const pumpNo: number[] = [];
   for (const s of sites) {
     if (s.pumps === null || s.carrier === null) continue;
+    const before = pumpNo.length;
     for (let n = 1; n <= s.pumps; n++) {
       if (s.livePumpNos.has(n)) continue;
       pumpSite.push(s.id!);
       pumpTerminal.push(s.carrier as number);
       pumpNo.push(n);
     }
+    if (pumpNo.length > before) fleet({ companyId: companyId(s.companyKey), siteId: s.id });
   }
   if (pumpNo.length) {
     const rows = await q<{ id: number; site_id: number; pump_no: number }>(
@@ -465,4 +483,5 @@ async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportRes
       audit.map((a) => (a[4] === null ? null : JSON.stringify(a[4]))),
     ],
   );
+  await recordChanges(q, changes);
 }

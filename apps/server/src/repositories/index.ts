@@ -3,6 +3,7 @@ import type { Database } from '../db/client.ts';
 import { createAdminRepository } from './admin-repository.ts';
 import { createAlertRepository } from './alert-repository.ts';
 import { createAuditRepository } from './audit-repository.ts';
+import { createChangeRepository } from './change-repository.ts';
 import { createCommandRepository } from './command-repository.ts';
 import { createCompanyRepository } from './company-repository.ts';
 import { createConnectivityRepository } from './connectivity-repository.ts';
@@ -16,6 +17,7 @@ import { createOrgRepository } from './org-repository.ts';
 import { createPrincipalRepository } from './principal-repository.ts';
 import { createPumpRepository } from './pump-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
+import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
 import { createSiteRepository } from './site-repository.ts';
 import { createTicketRepository } from './ticket-repository.ts';
 import { createUserRepository } from './user-repository.ts';
@@ -23,6 +25,7 @@ import { createUserRepository } from './user-repository.ts';
 /** Every repository, created once per app. Add new ones here. */
 export function createRepositories(database: Database, _config: Env) {
   return {
+    changes: createChangeRepository(database),
     commands: createCommandRepository(database),
     connectivity: createConnectivityRepository(database),
     devices: createDeviceRepository(database),
@@ -42,6 +45,8 @@ export function createRepositories(database: Database, _config: Env) {
     audit: createAuditRepository(database),
     import: createImportRepository(database),
     notifications: createNotificationRepository(database),
+    settings: createSharedSettingsRepository(database),
+    leaderLock: createLeaderLockRepository(database),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -14,7 +14,7 @@ const CACHE_MS = 30_000;
 
 /**
  * Where an entity sits in the agent → company → site → terminal tree; a decommissioned one is nowhere (404).
- * Cached: the tree rarely changes, and an administrative change drops the cache (`forget`).
+ * Cached: the tree rarely changes, and an administrative change (on any node: the feed) drops the cache (`forget`).
  */
 export function createOrgRepository(database: Database) {
   const cache = new Map<string, { at: number; value: Location | null }>();
@@ -99,8 +99,18 @@ export function createOrgRepository(database: Database) {
       cache.set(key, { at: Date.now(), value });
       return value;
     },
-    forget() {
-      cache.clear();
+    /**
+     * Drops cached locations: every one, or those of one terminal and what sits on it (its pumps, commands,
+     * alerts). An administrative change on any node reaches every node as a change on the feed (plugins/node-sync.ts).
+     */
+    forget(terminalId?: number) {
+      if (terminalId === undefined) {
+        cache.clear();
+        return;
+      }
+      for (const [key, hit] of cache) {
+        if (key === `terminal:${terminalId}` || hit.value?.terminalId === terminalId) cache.delete(key);
+      }
     },
   };
 }

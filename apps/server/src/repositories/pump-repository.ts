@@ -51,21 +51,29 @@ export function toPump(p: PumpRow): Pump {
   };
 }
 
+/** A pump `settlePumps` wrote: where it is, for the change its caller records. */
+export interface SettledPump {
+  id: number;
+  siteId: number;
+  /** The terminal that carries the pump's commands. */
+  terminalId: number;
+}
+
 /**
  * The one place pump state is written after a request: each pump's device-confirmed status
  * (`last_synapse_status`) takes `confirmed` when given (a device report or an acknowledged command), and its
  * requested `status` follows the confirmed one unless a command of the pump is still queued or sent (then the
  * request stands until that command ends). The acknowledgement, the deadline sweep and the device's status
- * reports all settle through here, inside their own transaction.
+ * reports all settle through here, inside their own transaction. Answers the pumps it wrote.
  */
 export async function settlePumps(
   q: QueryFn,
   pumps: ReadonlyArray<{ id: number; confirmed: number | null }>,
   at: Date | null = null,
-): Promise<void> {
+): Promise<SettledPump[]> {
   const byId = new Map(pumps.map((p) => [p.id, p.confirmed]));
-  if (!byId.size) return;
-  await q(
+  if (!byId.size) return [];
+  const rows = await q<{ id: number; site_id: number; terminal_id: number }>(
     `update pumps p
         set last_synapse_status = coalesce(v.confirmed, p.last_synapse_status),
             status = case when exists (select 1 from commands c
@@ -73,9 +81,11 @@ export async function settlePumps(
                           then p.status else coalesce(v.confirmed, p.last_synapse_status) end,
             updated_at = coalesce($3::timestamptz, now())
        from unnest($1::int[], $2::int2[]) as v(id, confirmed)
-      where p.id = v.id`,
+      where p.id = v.id
+      returning p.id, p.site_id, p.terminal_id`,
     [[...byId.keys()], [...byId.values()], at],
   );
+  return rows.map((r) => ({ id: r.id, siteId: r.site_id, terminalId: r.terminal_id }));
 }
 
 export function createPumpRepository(database: Database) {

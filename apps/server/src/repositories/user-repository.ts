@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/client.ts';
+import { recordChanges } from './change-repository.ts';
 
 export interface UserRow {
   id: number;
@@ -162,21 +163,30 @@ export function createUserRepository(database: Database) {
         params.push(value);
         sets.push(`${column} = $${params.length}`);
       }
-      if (sets.length) await q(`update users set ${sets.join(', ')} where id = $1`, params);
+      if (!sets.length) return;
+      // 'session': the name travels in the principal each node caches (commands carry the requester's name).
+      await database.transaction(async (tq) => {
+        await tq(`update users set ${sets.join(', ')} where id = $1`, params);
+        await recordChanges(tq, [{ kind: 'session', userId: id }]);
+      });
     },
 
     /**
      * Stores a new password hash and returns the change time. Tokens issued before it stop working
-     * (see plugins/auth.ts), and every outstanding reset token of the user is spent.
+     * (see plugins/auth.ts), and every outstanding reset token of the user is spent. A 'session' change tells
+     * every node (its cached principal goes, the user's live streams with older tokens end).
      */
     async setPassword(id: number, passwordHash: string): Promise<Date> {
-      const rows = await q<{ at: Date | string }>(
-        `update users set password_hash = $2, password_changed_at = now() where id = $1
-          returning password_changed_at as at`,
-        [id, passwordHash],
-      );
-      await q('update reset_tokens set used_at = now() where user_id = $1 and used_at is null', [id]);
-      return new Date(rows[0]?.at ?? Date.now());
+      return database.transaction(async (tq) => {
+        const rows = await tq<{ at: Date | string }>(
+          `update users set password_hash = $2, password_changed_at = now() where id = $1
+            returning password_changed_at as at`,
+          [id, passwordHash],
+        );
+        await tq('update reset_tokens set used_at = now() where user_id = $1 and used_at is null', [id]);
+        if (rows[0]) await recordChanges(tq, [{ kind: 'session', userId: id }]);
+        return new Date(rows[0]?.at ?? Date.now());
+      });
     },
 
     /** The profile of GET /api/user/: companies reached as a whole, sites linked to the user. */

@@ -127,7 +127,13 @@ export function createAccountService(opts: AccountServiceOptions) {
     /** Revokes a valid token until it would have expired; anything else is ignored. */
     async signOut(token: string | null): Promise<void> {
       const result = token ? tokens.verify(token) : null;
-      if (result?.ok) await revoked.revoke(result.claims.jti, new Date(result.claims.exp * 1000));
+      if (result?.ok) {
+        await revoked.revoke(
+          result.claims.jti,
+          new Date(result.claims.exp * 1000),
+          Number(result.claims.sub),
+        );
+      }
     },
 
     /**
@@ -213,7 +219,7 @@ export function createAccountService(opts: AccountServiceOptions) {
       }
       await users.setPassword(userId, await hashPassword(password));
       principals.forget(userId);
-      await revoked.revoke(claims.jti, new Date(claims.exp * 1000));
+      await revoked.revoke(claims.jti, new Date(claims.exp * 1000), userId);
       return tokens.sign(user, claims.exp - claims.iat > SESSION_TTL_S).token;
     },
 

@@ -17,14 +17,24 @@ export interface CommandServiceOptions {
 
 /**
  * Commands to devices: queues them, hands them out on a long-poll, applies acknowledgements and deadlines.
- * Waiting pollers are kept per terminal in memory and woken as soon as a command is queued for their terminal.
+ * Waiting pollers are kept per terminal in memory and woken as soon as a command is queued for their terminal:
+ * at once when it was queued on this node, and through the change feed ('pump', 'reboot' and 'device' changes,
+ * plugins/devices.ts) when it was queued on another node.
  */
 export function createCommandService(opts: CommandServiceOptions) {
   const { repos, log } = opts;
   const waiters = new Map<number, Set<() => void>>();
+  /**
+   * How many times each terminal's pollers were woken. A poller reads it before it looks for commands and waits
+   * only if it has not moved since: a wake that comes between its query and its wait is not lost. Kept only for
+   * terminals with a long-poll under way (`polling`: how many).
+   */
+  const wakes = new Map<number, number>();
+  const polling = new Map<number, number>();
   let closing = false;
 
   function wake(terminalId: number) {
+    if (polling.has(terminalId)) wakes.set(terminalId, (wakes.get(terminalId) ?? 0) + 1);
     const set = waiters.get(terminalId);
     if (!set) return;
     waiters.delete(terminalId);
@@ -39,9 +49,13 @@ export function createCommandService(opts: CommandServiceOptions) {
     }
   }
 
-  /** Resolves when a command is queued for the terminal, after `ms`, when `signal` aborts, or on shutdown. */
-  function waitFor(terminalId: number, ms: number, signal?: AbortSignal): Promise<void> {
-    if (closing || ms <= 0 || signal?.aborted) return Promise.resolve();
+  /**
+   * Resolves when a command is queued for the terminal, after `ms`, when `signal` aborts, or on shutdown; at once
+   * when the terminal was woken since `seen` (its wake count then).
+   */
+  function waitFor(terminalId: number, ms: number, seen: number, signal?: AbortSignal): Promise<void> {
+    if (closing || ms <= 0 || signal?.aborted || (wakes.get(terminalId) ?? 0) !== seen)
+      return Promise.resolve();
     return new Promise<void>((resolve) => {
       let set = waiters.get(terminalId);
       if (!set) {
@@ -96,17 +110,28 @@ export function createCommandService(opts: CommandServiceOptions) {
       signal?: AbortSignal,
     ): Promise<DeviceCommandRow[] | null> {
       const deadline = Date.now() + waitS * 1000;
-      for (;;) {
-        const rows = await repos.commands.takeQueued(terminalId, tokenHash);
-        if (rows === null) return null;
-        if (rows.length) {
-          changed({ terminalId });
-          return rows;
+      polling.set(terminalId, (polling.get(terminalId) ?? 0) + 1);
+      try {
+        for (;;) {
+          const seen = wakes.get(terminalId) ?? 0;
+          const rows = await repos.commands.takeQueued(terminalId, tokenHash);
+          if (rows === null) return null;
+          if (rows.length) {
+            changed({ terminalId });
+            return rows;
+          }
+          const left = deadline - Date.now();
+          if (left <= 0 || closing || signal?.aborted) return [];
+          await waitFor(terminalId, left, seen, signal);
+          if (closing || signal?.aborted) return [];
         }
-        const left = deadline - Date.now();
-        if (left <= 0 || closing || signal?.aborted) return [];
-        await waitFor(terminalId, left, signal);
-        if (closing || signal?.aborted) return [];
+      } finally {
+        const n = (polling.get(terminalId) ?? 1) - 1;
+        if (n > 0) polling.set(terminalId, n);
+        else {
+          polling.delete(terminalId);
+          wakes.delete(terminalId);
+        }
       }
     },
 
@@ -151,7 +176,10 @@ export function createCommandService(opts: CommandServiceOptions) {
       return () => clearInterval(timer);
     },
 
-    /** Wakes the terminal's waiting pollers at once, so each checks its token again (after a rotation). */
+    /**
+     * Wakes the terminal's waiting pollers at once: each looks for commands and checks its token again (a command
+     * was queued or a token rotated, here or on another node).
+     */
     recheck(terminalId: number) {
       wake(terminalId);
     },

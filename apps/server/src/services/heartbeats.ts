@@ -119,29 +119,51 @@ export function createHeartbeatService(opts: HeartbeatOptions) {
       return ids;
     },
 
-    /** Starts the flush timer and the watchdog; returns their stop function (which flushes once more). */
+    /**
+     * Another node (or this one) changed the terminal's connectivity (a 'connectivity' change on the feed): what this
+     * node remembers of it may be out of date, so its next call checks the database again (markOnline is a
+     * conditional UPDATE: the transition and its alert happen once, whichever node sees the call).
+     */
+    connectivityChanged(terminalId: number) {
+      const s = state.get(terminalId);
+      if (s && s.connectivity === 'on') s.connectivity = 'unknown';
+    },
+
+    /**
+     * Starts the flush timer (every node: each writes the heartbeats it received); returns its stop function,
+     * which flushes once more.
+     */
     start(): () => Promise<void> {
       const flushTimer = setInterval(() => {
         service.flush().catch((err) => log.error({ err }, 'heartbeat flush failed'));
       }, opts.flushIntervalMs ?? 5_000);
+      flushTimer.unref();
+      return async () => {
+        clearInterval(flushTimer);
+        await service.flush().catch((err) => log.error({ err }, 'final heartbeat flush failed'));
+      };
+    },
+
+    /**
+     * Starts the watchdog (on the leader only: services/leader.ts). It decides from last_seen_at in the database,
+     * which every node writes (each flushes its own heartbeats every flush interval), never from one node's memory.
+     */
+    startWatchdog(): () => Promise<void> {
       const every = Math.min(15_000, Math.max(1_000, (opts.timeoutS * 1000) / 4));
-      let running = false;
+      let running: Promise<unknown> | null = null;
       const watchdog = setInterval(() => {
         if (running) return;
-        running = true;
-        service
+        running = service
           .sweep()
           .catch((err) => log.error({ err }, 'connectivity watchdog failed'))
           .finally(() => {
-            running = false;
+            running = null;
           });
       }, every);
-      flushTimer.unref();
       watchdog.unref();
       return async () => {
-        clearInterval(flushTimer);
         clearInterval(watchdog);
-        await service.flush().catch((err) => log.error({ err }, 'final heartbeat flush failed'));
+        await running;
       };
     },
   };

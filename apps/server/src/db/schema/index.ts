@@ -1,4 +1,5 @@
 export * from './auth.ts';
+export * from './changes.ts';
 export * from './commands.ts';
 export * from './events.ts';
 export * from './idempotency.ts';

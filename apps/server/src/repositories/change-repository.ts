@@ -1,0 +1,203 @@
+import { LIVE_CHANGE_KINDS, type LiveChangeKind } from '@forecourt/contract/live';
+import type { Database, QueryFn } from '../db/client.ts';
+
+/** What a live stream carries (DESIGN.md "Live updates"): the contract's list. */
+export const PUBLIC_CHANGE_KINDS = LIVE_CHANGE_KINDS;
+export type PublicChangeKind = LiveChangeKind;
+
+/**
+ * Changes only the nodes act on, never sent to a stream: `session` (a user's tokens or rights changed: logout,
+ * disabled, password, companies/sites; `userId` set) and `device` (a terminal's device token rotated or the
+ * terminal decommissioned; `terminalId` set).
+ */
+export type InternalChangeKind = 'session' | 'device';
+export type ChangeKind = PublicChangeKind | InternalChangeKind;
+
+export function isPublicChange(kind: string): kind is PublicChangeKind {
+  return (PUBLIC_CHANGE_KINDS as readonly string[]).includes(kind);
+}
+
+/** A change to record: its kind and every id of where it happened that is known. */
+export interface ChangeInput {
+  kind: ChangeKind;
+  agentId?: number | null;
+  companyId?: number | null;
+  siteId?: number | null;
+  terminalId?: number | null;
+  pumpId?: number | null;
+  userId?: number | null;
+}
+
+/** A change as the feed reads it back. */
+export interface Change {
+  id: number;
+  kind: ChangeKind;
+  agentId: number | null;
+  companyId: number | null;
+  siteId: number | null;
+  terminalId: number | null;
+  pumpId: number | null;
+  userId: number | null;
+  at: Date;
+}
+
+/** The channel NOTIFY wakes the nodes on. */
+export const CHANGE_CHANNEL = 'forecourt_changes';
+
+const COLUMNS = ['agentId', 'companyId', 'siteId', 'terminalId', 'pumpId', 'userId'] as const;
+
+/**
+ * Records changes inside the caller's transaction (`q` from `database.transaction`), so they commit with the write
+ * or not at all, and wakes every node after the commit (NOTIFY). Equal changes are recorded once.
+ *
+ * The transaction id is taken before the ids are drawn: a reader that sees a gap in the ids can then tell, from
+ * its snapshots, when every transaction that could still fill it has ended (change-feed.ts).
+ */
+export async function recordChanges(q: QueryFn, changes: readonly ChangeInput[]): Promise<void> {
+  if (!changes.length) return;
+  const seen = new Set<string>();
+  const rows: ChangeInput[] = [];
+  for (const c of changes) {
+    const key = [c.kind, ...COLUMNS.map((k) => c[k] ?? '')].join('|');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push(c);
+  }
+  const ids = (k: (typeof COLUMNS)[number]) => rows.map((r) => (r[k] != null && r[k] > 0 ? r[k] : null));
+  await q(
+    `with tx as materialized (select pg_current_xact_id() as xid),
+          ins as (
+            insert into changes (id, xid, kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id)
+            select nextval('changes_id_seq'), tx.xid, u.kind, u.agent_id, u.company_id, u.site_id, u.terminal_id,
+                   u.pump_id, u.user_id
+              from tx, unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[])
+                   with ordinality as u(kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id, n)
+             order by u.n
+            returning id
+          )
+     select count(*) from ins`,
+    [rows.map((r) => r.kind), ...COLUMNS.map(ids)],
+  );
+  // The wake-up goes after the commit, outside the transaction, at most one per node every few ms: a NOTIFY inside
+  // each writing transaction would make PostgreSQL commit them one at a time.
+  if (q.notifyAfterCommit) q.notifyAfterCommit(CHANGE_CHANNEL);
+  else await q(`select pg_notify('${CHANGE_CHANNEL}', '')`);
+}
+
+interface ChangeRow {
+  id: string | number;
+  kind: string;
+  agent_id: number | null;
+  company_id: number | null;
+  site_id: number | null;
+  terminal_id: number | null;
+  pump_id: number | null;
+  user_id: number | null;
+  at: Date | string;
+}
+
+function toChange(r: ChangeRow): Change {
+  return {
+    id: Number(r.id),
+    kind: r.kind as ChangeKind,
+    agentId: r.agent_id,
+    companyId: r.company_id,
+    siteId: r.site_id,
+    terminalId: r.terminal_id,
+    pumpId: r.pump_id,
+    userId: r.user_id,
+    at: new Date(r.at),
+  };
+}
+
+/** What one read of the feed saw: the rows after a cursor and the snapshot's transaction bounds. */
+export interface FeedRead {
+  rows: Change[];
+  /** Oldest transaction still running when the read was made (pg_snapshot_xmin). */
+  xmin: bigint;
+  /** First transaction id not yet assigned when the read was made (pg_snapshot_xmax). */
+  xmax: bigint;
+}
+
+export function createChangeRepository(database: Database) {
+  return {
+    /** Rows with an id above `after` (at most `limit`), in id order, with the bounds of the snapshot that saw them. */
+    async readAfter(after: number, limit: number): Promise<FeedRead> {
+      const rows = await database.query<ChangeRow & { xmin: string; xmax: string }>(
+        `select s.xmin::text as xmin, s.xmax::text as xmax, c.*
+           from (select pg_snapshot_xmin(pg_current_snapshot()) as xmin,
+                        pg_snapshot_xmax(pg_current_snapshot()) as xmax) s
+           left join lateral (
+             select id, kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id, at
+               from changes where id > $1 order by id limit $2
+           ) c on true`,
+        [after, limit],
+      );
+      const first = rows[0];
+      return {
+        xmin: BigInt(first?.xmin ?? 0),
+        xmax: BigInt(first?.xmax ?? 0),
+        rows: rows.filter((r) => r.id != null).map(toChange),
+      };
+    },
+
+    /** The newest id and, from the same snapshot, its xmax (the feed's first cursor). */
+    async head(): Promise<{ max: number; xmax: bigint }> {
+      const rows = await database.query<{ max: string | number | null; xmax: string }>(
+        'select (select max(id) from changes) as max, pg_snapshot_xmax(pg_current_snapshot())::text as xmax',
+      );
+      return { max: Number(rows[0]?.max ?? 0), xmax: BigInt(rows[0]?.xmax ?? 0) };
+    },
+
+    /** The oldest transaction still running (pg_snapshot_xmin of a new snapshot). */
+    async xmin(): Promise<bigint> {
+      const rows = await database.query<{ xmin: string }>(
+        'select pg_snapshot_xmin(pg_current_snapshot())::text as xmin',
+      );
+      return BigInt(rows[0]?.xmin ?? 0);
+    },
+
+    /** Changes with an id in (after, upto], in order (a resuming stream's backlog). */
+    async between(after: number, upto: number, limit = 100_000): Promise<Change[]> {
+      const rows = await database.query<ChangeRow>(
+        `select id, kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id, at
+           from changes where id > $1 and id <= $2 order by id limit $3`,
+        [after, upto, limit],
+      );
+      return rows.map(toChange);
+    },
+
+    /** Every change up to this id has been pruned. */
+    async prunedThrough(): Promise<number> {
+      const rows = await database.query<{ pruned_through: string | number }>(
+        'select pruned_through from change_feed_state where id = 1',
+      );
+      return Number(rows[0]?.pruned_through ?? 0);
+    },
+
+    /**
+     * Deletes changes older than `keepMs` and below `below` (a position every node has passed), and moves the
+     * pruned mark. Idempotent: any node may run it.
+     */
+    async prune(keepMs: number, below: number): Promise<number> {
+      return database.transaction(async (q) => {
+        const rows = await q<{ n: string | number; max: string | number | null }>(
+          `with gone as (
+             delete from changes where at < now() - make_interval(secs => $1::float8 / 1000) and id < $2
+             returning id
+           )
+           select count(*) as n, max(id) as max from gone`,
+          [keepMs, below],
+        );
+        const max = rows[0]?.max;
+        if (max != null) {
+          await q('update change_feed_state set pruned_through = greatest(pruned_through, $1) where id = 1', [
+            Number(max),
+          ]);
+        }
+        return Number(rows[0]?.n ?? 0);
+      });
+    },
+  };
+}
+export type ChangeRepository = ReturnType<typeof createChangeRepository>;
