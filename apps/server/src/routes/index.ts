@@ -7,6 +7,7 @@ import { companyDataRoutes } from './companies/dashboard-reads.ts';
 import { companyRoutes } from './companies/index.ts';
 import { configRoutes } from './config/index.ts';
 import { deviceRoutes } from './device/index.ts';
+import { liveRoutes } from './live/index.ts';
 import { logRoutes } from './logs/index.ts';
 import { pumpRoutes } from './pumps/index.ts';
 import { siteDataRoutes } from './sites/dashboard-reads.ts';
@@ -39,4 +40,5 @@ export async function routes(app: FastifyInstance) {
   await app.register(logRoutes);
   await app.register(configRoutes);
   await app.register(adminRoutes);
+  await app.register(liveRoutes);
 }
