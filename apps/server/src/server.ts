@@ -3,6 +3,7 @@ import { ConfigError, loadEnv } from './config/env.ts';
 import { openDatabase } from './db/client.ts';
 import { prepareNewEmbeddedDatabase } from './db/first-start.ts';
 import { ensureSeeded } from './db/seed/index.ts';
+import { createSharedSettingsRepository } from './repositories/settings-repository.ts';
 import { startBackground } from './services/background.ts';
 import { resolveJwtSecret } from './services/tokens.ts';
 
@@ -22,15 +23,23 @@ async function main() {
   // A new embedded database is created and seeded in a short-lived child process (its memory peak stays there).
   const prepared = await prepareNewEmbeddedDatabase(config);
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  await database.migrate();
-  const seeded = prepared ?? (await ensureSeeded(database, config.SEED));
+  // Nodes started together on one empty PostgreSQL migrate and seed one after the other.
+  const seeded = await database.exclusive(async () => {
+    await database.migrate();
+    return prepared ?? (await ensureSeeded(database, config.SEED));
+  });
   // Requests never wait on a database that stopped answering (docs/deploying.md).
   database.setQueryTimeout?.(9_000);
 
   const app = await buildApp({
     config,
     database,
-    jwtSecret: resolveJwtSecret(config.JWT_SECRET, config.DATA_DIR),
+    // JWT_SECRET, else the secret every node shares in the database (a token from one node works on all).
+    jwtSecret: await resolveJwtSecret(
+      config.JWT_SECRET,
+      createSharedSettingsRepository(database),
+      config.DATA_DIR,
+    ),
     logger: { level: config.LOG_LEVEL },
   });
   app.server.keepAliveTimeout = 65_000;
@@ -58,7 +67,7 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   const address = await app.listen({ port: config.PORT, host: config.HOST });
-  background.stop = await startBackground(app, { address });
+  background.stop = (await startBackground(app, { address })).stop;
   app.log.info(
     { address, database: database.kind, seeded, startupMs: Date.now() - started },
     `Forecourt is serving on http://localhost:${(app.server.address() as { port: number }).port}`,

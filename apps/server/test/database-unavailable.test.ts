@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
 import { type Database, fromPool } from '../src/db/client.ts';
+import { recordChanges } from '../src/repositories/change-repository.ts';
+import { startBackground } from '../src/services/background.ts';
 import { buildTestApp, postgresUnavailable, TEST_JWT_SECRET, type TestApp, testDbKind } from './helper.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
 
@@ -161,4 +163,39 @@ describe.skipIf(postgresUnavailable || testDbKind !== 'postgres')('database retu
     }
     expect(status).toBe(200);
   });
+
+  it('stops the leader jobs while the database is cut off, takes the lead again and follows the feed when it returns', async () => {
+    const background = await startBackground(node.app, { address: '' }, { leaderRetryMs: 100 });
+    const seen: number[] = [];
+    const unsubscribe = node.app.feed.subscribe((changes) => seen.push(...changes.map((c) => c.id)));
+    const record = () =>
+      t.database.transaction(async (q) => {
+        await recordChanges(q, [{ kind: 'fleet', agentId: 1 }]);
+        return Number((await q<{ id: string }>('select max(id) as id from changes'))[0].id);
+      });
+    try {
+      // The only node with background work on this database: it leads, and the feed reaches it (once it has
+      // started: a node follows the changes written after its start).
+      expect(background.leader.isLeader).toBe(true);
+      await node.app.feed.ready;
+      const before = await record();
+      await expect.poll(() => seen.includes(before), { timeout: 10_000 }).toBe(true);
+
+      await proxy.cut();
+      await expect.poll(() => background.leader.isLeader, { timeout: 15_000 }).toBe(false);
+      const during = await record();
+      expectDown(await node.app.inject({ method: 'GET', url: '/api/health/ready' }));
+
+      await proxy.restore();
+      await expect.poll(() => background.leader.isLeader, { timeout: 15_000 }).toBe(true);
+      // The change written while the node was cut off arrives too, and later ones keep arriving.
+      await expect.poll(() => seen.includes(during), { timeout: 10_000 }).toBe(true);
+      const after = await record();
+      await expect.poll(() => seen.includes(after), { timeout: 10_000 }).toBe(true);
+      expect(seen).toEqual([...seen].sort((x, y) => x - y));
+    } finally {
+      unsubscribe();
+      await background.stop();
+    }
+  }, 60_000);
 });

@@ -110,6 +110,20 @@ function schemaOf(opts: BaseOptions<z.ZodType, z.ZodType>, response: z.ZodType) 
   };
 }
 
+/** The header a console sends on a refetch caused by a live change: the id of the newest change it has seen. */
+export const LIVE_CURSOR_HEADER = 'x-live-cursor';
+
+/**
+ * A client told of change N by a stream (maybe on another node) refetches: the snapshot it gets must not predate
+ * N, so this node first waits (up to 1 s) until its own feed has passed N and dropped the snapshots N touched.
+ */
+async function awaitLiveCursor(app: FastifyInstance, request: FastifyRequest) {
+  const raw = request.headers[LIVE_CURSOR_HEADER];
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) return;
+  const id = Number(raw);
+  if (id > app.feed.cursor) await app.feed.caughtUp(id, 1_000);
+}
+
 /**
  * A polled read: scoped, answered from a snapshot shared by every caller of the same (route, scope id, query)
  * for a short interval, with an ETag (304 when the caller has it).
@@ -122,6 +136,7 @@ export function dataRoute<Q extends z.ZodType, R extends z.ZodType>(
     opts.url,
     { preValidation: hooks(app, opts as never), schema: schemaOf(opts as never, opts.response) },
     async (request: FastifyRequest, reply: FastifyReply) => {
+      await awaitLiveCursor(app, request);
       const snap = await app.snapshots.get(snapshotKey(request), async () => {
         const ctx = { scope: scopeOf(request), query: request.query as z.output<Q>, request };
         const body = opts.loadJson
@@ -183,6 +198,7 @@ export function logRoute<Q extends z.ZodType, Row extends z.ZodType>(
     async (request: FastifyRequest, reply: FastifyReply) => {
       const csv = wantsCsv(request);
       reply.header('vary', 'Accept');
+      await awaitLiveCursor(app, request);
       const snap = await app.snapshots.get(snapshotKey(request, csv ? '|csv' : ''), async () => {
         const query = request.query as z.output<Q> & { limit_to: number };
         const rows = await opts.load({ scope: scopeOf(request), query, request });

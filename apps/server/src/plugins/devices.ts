@@ -10,6 +10,7 @@ import {
   readDeviceToken,
 } from '../services/device-tokens.ts';
 import { createHeartbeatService, type HeartbeatService } from '../services/heartbeats.ts';
+import { nodeSyncPlugin } from './node-sync.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,58 +32,70 @@ declare module 'fastify' {
 
 type Snapshots = { invalidate?: (...args: unknown[]) => unknown };
 
-/** Device-facing services: command dispatch, heartbeats/connectivity, device tokens. */
-export const devicesPlugin = fp(async (app: FastifyInstance) => {
-  /** Drops cached polled reads (when a polling cache is installed) for the place that changed. */
-  const onChange = (ref: ChangeRef) => {
-    const snapshots = (app as unknown as { snapshots?: Snapshots }).snapshots;
-    if (typeof snapshots?.invalidate !== 'function') return;
-    const kind = 'siteId' in ref ? 'site' : 'terminal';
-    const id = 'siteId' in ref ? ref.siteId : ref.terminalId;
-    void app.repos.org
-      .locate(kind, id)
-      .then((loc) => {
-        if (loc) snapshots.invalidate?.(loc);
-      })
-      .catch(() => {});
-  };
+/**
+ * Device-facing services: command dispatch, heartbeats/connectivity, device tokens; and, through the change feed,
+ * what other nodes' writes mean for this node (plugins/node-sync.ts).
+ */
+export const devicesPlugin = fp(
+  async (app: FastifyInstance) => {
+    /**
+     * Drops cached polled reads (when a polling cache is installed) for the place that changed, at once: a read on
+     * this node right after its own write is never stale. Every node (this one too) drops them again when the
+     * write's change arrives on the feed (plugins/node-sync.ts).
+     */
+    const onChange = (ref: ChangeRef) => {
+      const snapshots = (app as unknown as { snapshots?: Snapshots }).snapshots;
+      if (typeof snapshots?.invalidate !== 'function') return;
+      const kind = 'siteId' in ref ? 'site' : 'terminal';
+      const id = 'siteId' in ref ? ref.siteId : ref.terminalId;
+      void app.repos.org
+        .locate(kind, id)
+        .then((loc) => {
+          if (loc) snapshots.invalidate?.(loc);
+        })
+        .catch(() => {});
+    };
 
-  app.decorate('placeChanged', onChange);
-  app.decorate(
-    'commands',
-    createCommandService({ repos: app.repos, log: app.log.child({ service: 'commands' }), onChange }),
-  );
-  app.decorate(
-    'heartbeats',
-    createHeartbeatService({
-      repo: app.repos.connectivity,
-      log: app.log.child({ service: 'connectivity' }),
-      timeoutS: app.config.CONNECTIVITY_TIMEOUT,
-      onChange,
-    }),
-  );
-  app.decorate(
-    'deviceTokens',
-    createDeviceTokenService(app.repos.devices, (terminalId) => app.commands.recheck(terminalId)),
-  );
+    app.decorate('placeChanged', onChange);
+    app.decorate(
+      'commands',
+      createCommandService({ repos: app.repos, log: app.log.child({ service: 'commands' }), onChange }),
+    );
+    app.decorate(
+      'heartbeats',
+      createHeartbeatService({
+        repo: app.repos.connectivity,
+        log: app.log.child({ service: 'connectivity' }),
+        timeoutS: app.config.CONNECTIVITY_TIMEOUT,
+        onChange,
+      }),
+    );
+    app.decorate(
+      'deviceTokens',
+      createDeviceTokenService(app.repos.devices, (terminalId) => app.commands.recheck(terminalId)),
+    );
 
-  app.decorateRequest('device', null);
-  app.decorateRequest('deviceTokenHash', null);
-  app.decorate('deviceAuth', async (request: FastifyRequest) => {
-    const token = readDeviceToken(request.headers.authorization);
-    if (!token) throw unauthorized('A device token is required: send Authorization: Device <token>.');
-    const terminal = await app.deviceTokens.resolve(token);
-    if (!terminal) throw unauthorized('Unknown device token.');
-    request.device = terminal;
-    request.deviceTokenHash = hashDeviceToken(token);
-    await app.heartbeats.seen(terminal);
-  });
+    app.decorateRequest('device', null);
+    app.decorateRequest('deviceTokenHash', null);
+    app.decorate('deviceAuth', async (request: FastifyRequest) => {
+      const token = readDeviceToken(request.headers.authorization);
+      if (!token) throw unauthorized('A device token is required: send Authorization: Device <token>.');
+      const terminal = await app.deviceTokens.resolve(token);
+      if (!terminal) throw unauthorized('Unknown device token.');
+      request.device = terminal;
+      request.deviceTokenHash = hashDeviceToken(token);
+      await app.heartbeats.seen(terminal);
+    });
 
-  // Long-polls would hold shutdown for up to 30 s: answer them (empty) before the server stops listening.
-  app.addHook('preClose', async () => {
-    app.commands.releaseAll();
-  });
-  app.addHook('onClose', async () => {
-    await app.heartbeats.flush().catch((err) => app.log.error({ err }, 'final heartbeat flush failed'));
-  });
-});
+    // Long-polls would hold shutdown for up to 30 s: answer them (empty) before the server stops listening.
+    app.addHook('preClose', async () => {
+      app.commands.releaseAll();
+    });
+    app.addHook('onClose', async () => {
+      await app.heartbeats.flush().catch((err) => app.log.error({ err }, 'final heartbeat flush failed'));
+    });
+
+    if (app.hasDecorator('feed')) await app.register(nodeSyncPlugin);
+  },
+  { name: 'devices' },
+);

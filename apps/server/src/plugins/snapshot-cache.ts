@@ -67,13 +67,52 @@ export function etagOf(body: string): string {
   return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
 }
 
+/** The scope part of a snapshot key (`site:5|` of `site:5|/api/...`), or null when the key has none. */
+function scopeOf(key: string): string | null {
+  const bar = key.indexOf('|');
+  return bar > 0 ? key.slice(0, bar + 1) : null;
+}
+
+/** The scope prefixes of a place: its agent, company and site. */
+export function scopesOf(loc: Partial<Location>): string[] {
+  const out: string[] = [];
+  if (loc.agentId != null) out.push(`agent:${loc.agentId}|`);
+  if (loc.companyId != null) out.push(`company:${loc.companyId}|`);
+  if (loc.siteId != null) out.push(`site:${loc.siteId}|`);
+  return out;
+}
+
 export function createSnapshotCache(opts: SnapshotCacheOptions = {}): SnapshotCache {
   const ttlMs = opts.ttlMs ?? 2000;
   const staleMs = opts.staleMs ?? ttlMs * 5;
   const random = opts.random ?? Math.random;
   const maxEntries = opts.maxEntries ?? 10_000;
   const entries = new Map<string, Entry>();
+  /** Keys by scope prefix, so dropping a place's snapshots (on every change of the feed) costs what it drops. */
+  const byScope = new Map<string, Set<string>>();
   const stats = { hits: 0, builds: 0, shared: 0, stale: 0 };
+
+  const put = (key: string, entry: Entry) => {
+    entries.set(key, entry);
+    const scope = scopeOf(key);
+    if (scope === null) return;
+    let keys = byScope.get(scope);
+    if (!keys) {
+      keys = new Set();
+      byScope.set(scope, keys);
+    }
+    keys.add(key);
+  };
+  const drop = (key: string): boolean => {
+    if (!entries.delete(key)) return false;
+    const scope = scopeOf(key);
+    const keys = scope === null ? undefined : byScope.get(scope);
+    if (keys) {
+      keys.delete(key);
+      if (keys.size === 0) byScope.delete(scope!);
+    }
+    return true;
+  };
 
   /** Builds a snapshot; `register` puts it under `key` at once (a stale entry is replaced when done). */
   const start = (key: string, build: () => Promise<Omit<Snapshot, 'etag'>>, register: boolean): Entry => {
@@ -83,30 +122,22 @@ export function createSnapshotCache(opts: SnapshotCacheOptions = {}): SnapshotCa
       ttl: ttlMs * (1 + 0.25 * random()),
       promise: build().then((s) => ({ ...s, etag: etagOf(s.body) })),
     };
-    if (register) entries.set(key, entry);
+    if (register) put(key, entry);
     entry.promise.then(
       () => {
         entry.builtAt = Date.now();
       },
       () => {
-        if (entries.get(key) === entry) entries.delete(key);
+        if (entries.get(key) === entry) drop(key);
       },
     );
     if (entries.size > maxEntries) {
       for (const k of entries.keys()) {
-        entries.delete(k);
+        drop(k);
         if (entries.size <= maxEntries * 0.9) break;
       }
     }
     return entry;
-  };
-
-  const prefixesOf = (loc: Partial<Location>): string[] => {
-    const out: string[] = [];
-    if (loc.agentId != null) out.push(`agent:${loc.agentId}|`);
-    if (loc.companyId != null) out.push(`company:${loc.companyId}|`);
-    if (loc.siteId != null) out.push(`site:${loc.siteId}|`);
-    return out;
   };
 
   return {
@@ -135,7 +166,8 @@ export function createSnapshotCache(opts: SnapshotCacheOptions = {}): SnapshotCa
             const next = start(key, build, false);
             next.promise.then(
               () => {
-                if (entries.get(key) === hit) entries.set(key, next);
+                // Not when the entry was invalidated meanwhile: the rebuild may have read before the write.
+                if (entries.get(key) === hit) put(key, next);
               },
               () => {
                 hit.refreshing = false;
@@ -144,24 +176,26 @@ export function createSnapshotCache(opts: SnapshotCacheOptions = {}): SnapshotCa
           }
           return hit.promise;
         }
-        entries.delete(key);
+        drop(key);
       }
       return start(key, build, true).promise;
     },
     invalidate(target) {
-      const prefixes = typeof target === 'string' ? [target] : prefixesOf(target);
-      if (!prefixes.length) return 0;
+      const prefixes = typeof target === 'string' ? [target] : scopesOf(target);
       let dropped = 0;
-      for (const key of entries.keys()) {
-        if (prefixes.some((p) => key.startsWith(p))) {
-          entries.delete(key);
-          dropped++;
+      for (const prefix of prefixes) {
+        if (scopeOf(prefix) === prefix) {
+          for (const key of [...(byScope.get(prefix) ?? [])]) if (drop(key)) dropped++;
+        } else {
+          // Any other prefix: look at every key.
+          for (const key of [...entries.keys()]) if (key.startsWith(prefix) && drop(key)) dropped++;
         }
       }
       return dropped;
     },
     clear() {
       entries.clear();
+      byScope.clear();
     },
   };
 }

@@ -1,18 +1,41 @@
 import type { FastifyInstance } from 'fastify';
+import { createLeader, type Leader } from './leader.ts';
 import { demoAgentExists, localAddress, startSimulatorProcess } from './simulator-process.ts';
 import { startTicketForwarder } from './zendesk.ts';
 
-/** Starts the server's background work (connectivity watchdog, command expiry, ticket forwarding, simulator). Returns a stop function. */
+export interface Background {
+  /** Whether this node runs the work that must run once (services/leader.ts). */
+  leader: Leader;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the server's background work. On every node: writing the heartbeats it received, alert mail (its queue is
+ * claimed with FOR UPDATE SKIP LOCKED and a lease, so nodes share it and never send a mail twice; no node waits for
+ * a leader to fail over before mail goes out) and the simulator. On the leader only (one node at a time, taken over
+ * within seconds when it dies): the connectivity watchdog, command deadlines and ticket forwarding.
+ */
 export async function startBackground(
   app: FastifyInstance,
   ctx: { address: string },
-): Promise<() => Promise<void>> {
+  opts: { leaderRetryMs?: number } = {},
+): Promise<Background> {
   const stops: Array<() => Promise<void>> = [];
-  stops.push(startTicketForwarder(app));
-  const stopSweeper = app.commands.start();
-  stops.push(async () => stopSweeper());
   stops.push(app.heartbeats.start());
   stops.push(app.alertMail.start());
+  const leader = createLeader({
+    lock: app.repos.leaderLock,
+    log: app.log.child({ service: 'leader' }),
+    retryMs: opts.leaderRetryMs,
+    jobs: [
+      { name: 'connectivity watchdog', start: () => app.heartbeats.startWatchdog() },
+      { name: 'command deadlines', start: () => app.commands.start() },
+      // Tickets created on another node wait for the leader's next look at the queue (15 s at most).
+      { name: 'ticket forwarding', start: () => startTicketForwarder(app) },
+    ],
+  });
+  await leader.start();
+  stops.push(() => leader.stop());
   if (app.config.SIMULATOR) {
     if (await demoAgentExists(app, 'agent')) {
       stops.push(startSimulatorProcess(app, { url: localAddress(ctx.address) }).stop);
@@ -20,9 +43,12 @@ export async function startBackground(
       app.log.info('simulator not started: the demo users do not exist (SEED=none)');
     }
   }
-  return async () => {
-    await Promise.all(
-      stops.map((stop) => stop().catch((err) => app.log.error({ err }, 'background stop failed'))),
-    );
+  return {
+    leader,
+    async stop() {
+      await Promise.all(
+        stops.map((stop) => stop().catch((err) => app.log.error({ err }, 'background stop failed'))),
+      );
+    },
   };
 }

@@ -19,7 +19,8 @@ export function readDeviceToken(header: string | string[] | undefined): string |
  * random secret; nothing to brute-force). Lookups are cached briefly; issuing a new token drops the terminal's
  * cached one at once and wakes the terminal's long-polls, which check the token in the database before anything is
  * handed out: a rotated token stops working at once, a waiting long-poll included
- * (docs/decisions/0005-commands-and-devices.md).
+ * (docs/decisions/0005-commands-and-devices.md). On other nodes the same happens through the feed: the rotation
+ * records a 'device' change, and every node drops its cached token and wakes its long-polls (plugins/node-sync.ts).
  */
 export function createDeviceTokenService(
   repo: DeviceRepository,
@@ -30,6 +31,29 @@ export function createDeviceTokenService(
 
   function forgetTerminal(terminalId: number) {
     for (const [hash, entry] of cache) if (entry.terminal?.id === terminalId) cache.delete(hash);
+  }
+
+  /**
+   * Drops the cached terminals of a place that an administrator changed (a 'fleet' change on the feed, from any
+   * node): the most precise id it names decides (terminal, else site, else company, else agent).
+   */
+  function forgetPlace(place: {
+    terminalId?: number | null;
+    siteId?: number | null;
+    companyId?: number | null;
+    agentId?: number | null;
+  }) {
+    const match: (t: DeviceTerminal) => boolean =
+      place.terminalId != null
+        ? (t) => t.id === place.terminalId
+        : place.siteId != null
+          ? (t) => t.siteId === place.siteId
+          : place.companyId != null
+            ? (t) => t.companyId === place.companyId
+            : place.agentId != null
+              ? (t) => t.agentId === place.agentId
+              : () => false;
+    for (const [hash, entry] of cache) if (entry.terminal && match(entry.terminal)) cache.delete(hash);
   }
 
   return {
@@ -59,6 +83,7 @@ export function createDeviceTokenService(
     },
 
     forgetTerminal,
+    forgetPlace,
   };
 }
 export type DeviceTokenService = ReturnType<typeof createDeviceTokenService>;

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createDecoder, createSigner, createVerifier, TokenError } from 'fast-jwt';
+import type { SharedSettingsRepository } from '../repositories/settings-repository.ts';
 
 export const SESSION_TTL_S = 12 * 3600;
 export const REMEMBER_ME_TTL_S = 30 * 24 * 3600;
@@ -14,15 +15,26 @@ export interface TokenClaims {
   exp: number;
 }
 
-/** The JWT secret: JWT_SECRET, or one generated once and kept in DATA_DIR. */
-export function resolveJwtSecret(configured: string | undefined, dataDir: string): string {
+/** Where the signing secret lives in the database when JWT_SECRET is unset (shared_settings.name). */
+export const JWT_SECRET_SETTING = 'jwt_secret';
+
+/**
+ * The JWT secret: JWT_SECRET, else the one every node shares in the database (DESIGN.md "Several nodes"). The
+ * first node to start generates it; nodes that start at the same moment agree on one (`settings.claim`). A data
+ * folder from before the secret moved into the database keeps its `DATA_DIR/jwt-secret`: that secret is the one
+ * stored (when the database has none yet), so tokens already issued stay valid.
+ */
+export async function resolveJwtSecret(
+  configured: string | undefined,
+  settings: Pick<SharedSettingsRepository, 'get' | 'claim'>,
+  dataDir: string,
+): Promise<string> {
   if (configured) return configured;
+  const stored = await settings.get(JWT_SECRET_SETTING);
+  if (stored) return stored;
   const file = path.resolve(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(path.dirname(file), { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  const legacy = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  return settings.claim(JWT_SECRET_SETTING, legacy || randomBytes(48).toString('base64url'));
 }
 
 export type VerifyResult =
