@@ -18,6 +18,9 @@ describe.skipIf(postgresUnavailable)('GET /api/config', () => {
     expect(WebConfigSchema.parse(res.json())).toEqual({
       tileUrlRoad: 'http://tiles.example.test/road/{z}/{x}/{y}.png',
       tileUrlSatellite: 'http://tiles.example.test/sat/{z}/{y}/{x}.jpg',
+      // .test names never resolve: the server found neither tile server.
+      tileRoadReachable: false,
+      tileSatelliteReachable: false,
     });
   });
 

@@ -22,6 +22,8 @@ afterAll(() => {
 const CONFIG = {
   tileUrlRoad: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
   tileUrlSatellite: 'http://127.0.0.1:9/s/{z}/{y}/{x}',
+  tileRoadReachable: true,
+  tileSatelliteReachable: true,
 };
 
 describe('CompanyMapWidget', () => {
@@ -100,6 +102,40 @@ describe('CompanyMapWidget', () => {
       'fc-marker-yellow',
     );
     expect(await screen.findByText('Map tiles are unavailable')).toBeInTheDocument();
+  });
+
+  it('requests no tile at all when the server could not reach the tile server, and says so', async () => {
+    const images: string[] = [];
+    const src = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, 'src');
+    Object.defineProperty(HTMLImageElement.prototype, 'src', {
+      configurable: true,
+      set(value: string) {
+        images.push(value);
+        src?.set?.call(this, value);
+      },
+      get() {
+        return src?.get?.call(this);
+      },
+    });
+    try {
+      mockFetch({
+        'GET /api/config': json({ ...CONFIG, tileRoadReachable: false }),
+        'GET /api/company/11/map/terminals/': json([
+          {
+            id: 1,
+            site_title: 'York',
+            site_no: '0007',
+            terminals: [{ terminal_id: '7-1', lat: 53.96, lng: -1.08, marker_color: 'green' }],
+          },
+        ]),
+      });
+      renderWithProviders(<CompanyMapWidget scope={{ kind: 'company', id: 11 }} />);
+      expect(await screen.findByRole('button', { name: 'York (0007), terminal 7-1: online' })).toBeVisible();
+      expect(await screen.findByText('Map tiles are unavailable')).toBeInTheDocument();
+      expect(images.filter((u) => u.includes('127.0.0.1:9'))).toEqual([]);
+    } finally {
+      if (src) Object.defineProperty(HTMLImageElement.prototype, 'src', src);
+    }
   });
 
   it('shows the error state when the terminals cannot be loaded', async () => {

@@ -17,12 +17,16 @@ export const configQueries = {
     }),
 };
 
-/** Tile URL templates; null while loading, or when the settings cannot be read (markers still show). */
+/**
+ * Tile URL templates; null while loading, when the settings cannot be read, or when the server could not reach
+ * that tile server (then no tile is ever requested: markers still show, and the map says the tiles are missing).
+ */
 export function useTileUrls() {
   const query = useQuery(configQueries.web());
+  const data = query.data;
   return {
-    road: query.data?.tileUrlRoad ?? null,
-    satellite: query.data?.tileUrlSatellite ?? null,
+    road: data?.tileRoadReachable ? data.tileUrlRoad : null,
+    satellite: data?.tileSatelliteReachable ? data.tileUrlSatellite : null,
     settled: !query.isPending,
   };
 }
