@@ -4,9 +4,11 @@ import { env } from '../config/env.ts';
 import { fakeJwt, json, mockFetch } from '../testing/fetch-mock.ts';
 import { ApiError, api, apiUrl, setUnauthorizedHandler } from './api-client.ts';
 import { clearSession, sessionStore, setToken } from './auth/session.ts';
+import { liveCursor } from './live-stream-state.ts';
 
 afterEach(() => {
   clearSession();
+  liveCursor.set(null);
   env.authHeaderMode = 'jwt';
   env.authHeader = 'Authorization';
 });
@@ -20,6 +22,17 @@ describe('api client', () => {
     setToken(token);
     await api.get('/api/user/');
     expect(api$.calls[1].headers.get('Authorization')).toBe(`JWT ${token}`);
+  });
+
+  it('names the newest change the stream told of (X-Live-Cursor) on reads, none without a stream', async () => {
+    const api$ = mockFetch({ 'GET /api/user/': json({}), 'POST /api/x': json({}) });
+    await api.get('/api/user/');
+    expect(api$.calls[0].headers.get('X-Live-Cursor')).toBeNull();
+    liveCursor.set('1234');
+    await api.get('/api/user/');
+    await api.post('/api/x', {});
+    expect(api$.calls[1].headers.get('X-Live-Cursor')).toBe('1234');
+    expect(api$.calls[2].headers.get('X-Live-Cursor')).toBeNull();
   });
 
   it('sends the raw token in the configured header in raw mode', async () => {

@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import { env } from '../config/env.ts';
 import { clearSession, sessionStore } from './auth/session.ts';
+import { liveCursor } from './live-stream-state.ts';
 
 export type ApiErrorKind = 'http' | 'network' | 'parse';
 
@@ -65,6 +66,12 @@ let onUnauthorized: UnauthorizedHandler = () => {
 /** The router registers how to leave for the login page; every 401 ends here. */
 export function setUnauthorizedHandler(handler: UnauthorizedHandler) {
   onUnauthorized = handler;
+}
+
+/** A signed-in call was refused (401): the session ends and the login page shows (the stream too). */
+export function endUnauthorizedSession() {
+  clearSession();
+  onUnauthorized();
 }
 
 export function apiUrl(path: string, query?: RequestOptions<unknown>['query']): string {
@@ -140,6 +147,8 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   const token = sessionStore.get().token;
   const url = apiUrl(path, query);
   const answerKey = method === 'GET' && schema ? `${token}\n${url}` : null;
+  // A read after a change the stream told of is answered from no earlier than that change (any node).
+  const cursor = method === 'GET' ? liveCursor.get() : null;
   const last = answerKey ? lastAnswers.get(answerKey) : undefined;
   const init: RequestInit = {
     method,
@@ -149,6 +158,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
       ...authHeaders(token),
       ...(last ? { 'If-None-Match': last.etag } : {}),
+      ...(cursor ? { 'X-Live-Cursor': cursor } : {}),
       ...headers,
     },
     body: text ?? (body !== undefined ? JSON.stringify(body) : undefined),
@@ -168,10 +178,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   }
   const payload = await readBody(response);
   if (!response.ok) {
-    if (response.status === 401 && handleUnauthorized && token) {
-      clearSession();
-      onUnauthorized();
-    }
+    if (response.status === 401 && handleUnauthorized && token) endUnauthorizedSession();
     throw new ApiError({
       status: response.status,
       kind: 'http',

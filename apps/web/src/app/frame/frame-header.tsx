@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
 import { env } from '../../config/env.ts';
 import { HeaderSearch } from './header-search.tsx';
+import { LiveIndicator } from './live-indicator.tsx';
 import { NotificationsMenu } from './notifications-menu.tsx';
 import { UserMenu } from './user-menu.tsx';
 
@@ -39,6 +40,7 @@ export function FrameHeader(props: FrameHeaderProps) {
         </Anchor>
       </Group>
       <Group gap={6} wrap="nowrap">
+        <LiveIndicator />
         <HeaderSearch />
         <NotificationsMenu />
         <ActionIcon

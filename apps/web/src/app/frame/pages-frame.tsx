@@ -5,6 +5,7 @@ import { useCallback, useEffect } from 'react';
 import { Navigate, useRoutes } from 'react-router';
 import { useCancelLiveOnNavigate } from '../../lib/api/live.ts';
 import { useLayout } from '../../lib/layout-store.ts';
+import { useLiveStream } from '../../lib/live-stream.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { DataProviders } from '../data-providers.tsx';
 import { pagesRoutes } from '../routes/pages-routes.tsx';
@@ -35,6 +36,7 @@ export default function PagesFrame() {
 
 function Frame() {
   useSessionWatch();
+  useLiveStream();
   useCancelLiveOnNavigate();
   const kiosk = useKiosk();
   useKioskSession(kiosk.on);

@@ -2,11 +2,8 @@ import { isFinalCommandState } from '@forecourt/contract/commands';
 import { CommandListSchema, CommandSchema } from '@forecourt/contract/terminals';
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '../api-client.ts';
-import { POLL_INTERVAL_MS } from './live.ts';
+import { pollWhileStreamDown } from './live.ts';
 import { QUERY_ROOTS } from './query-keys.ts';
-
-/** While a command is not final, its state is re-read this often (ms). */
-export const COMMAND_WATCH_MS = 2_000;
 
 /** What a command is sent to: a pump (turn on/off) or a terminal (reboot). */
 export type CommandOwner = 'pump' | 'terminal';
@@ -19,8 +16,9 @@ export const commandQueries = {
   all: [QUERY_ROOTS.commands] as const,
   owner: (owner: CommandOwner, id: number) => [QUERY_ROOTS.commands, owner, id] as const,
   /**
-   * GET /api/{pump|terminal}/{id}/commands/: newest first, each with its history. Re-read every 2 s
-   * while one is still on its way to the device, else at the polling delay.
+   * GET /api/{pump|terminal}/{id}/commands/: newest first, each with its history. Re-read when a 'pump'
+   * or 'reboot' change of the device arrives on the stream (queriesTouchedBy); polled only while the
+   * stream is down.
    */
   timeline: (owner: CommandOwner, id: number) =>
     queryOptions({
@@ -31,17 +29,17 @@ export const commandQueries = {
           query: { limit_to: TIMELINE_LIMIT },
           signal,
         }),
-      refetchInterval: (query) =>
-        (query.state.data ?? []).some((c) => !isFinalCommandState(c.state))
-          ? COMMAND_WATCH_MS
-          : POLL_INTERVAL_MS,
+      refetchInterval: pollWhileStreamDown(),
     }),
-  /** GET /api/command/{id}/: one command, re-read every 2 s until it reaches a final state. */
+  /**
+   * GET /api/command/{id}/: one command, re-read on each change of a device's commands until it reaches
+   * a final state (polled only while the stream is down).
+   */
   detail: (commandId: number) =>
     queryOptions({
       queryKey: [QUERY_ROOTS.commands, 'id', commandId] as const,
       queryFn: ({ signal }) => api.get(`/api/command/${commandId}/`, { schema: CommandSchema, signal }),
       refetchInterval: (query) =>
-        query.state.data && isFinalCommandState(query.state.data.state) ? false : COMMAND_WATCH_MS,
+        query.state.data && isFinalCommandState(query.state.data.state) ? false : pollWhileStreamDown()(),
     }),
 };

@@ -4,17 +4,28 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import type { RequestOptions } from '../api-client.ts';
+import { isStreamLive } from '../live-stream-state.ts';
 
-/** Every live widget polls at this interval. */
+/** Every live widget polls at this interval while the stream of changes is down. */
 export const POLL_INTERVAL_MS = POLLING_DELAY_MS;
 
 /**
- * Options every polled dashboard read spreads into its `queryOptions`. Polling pauses while the tab
- * is hidden (TanStack's default for `refetchInterval`), a focus or return to the tab refreshes at once,
- * and `meta.live` marks the query for cancellation when the page is left.
+ * A `refetchInterval` that polls every `ms` only while the stream of changes (lib/live-stream.ts) is
+ * not live: while it is, each change refetches exactly the queries it touches and nothing polls. The
+ * stream nudges every query when its state flips, so the interval starts and stops at once.
+ */
+export const pollWhileStreamDown =
+  (ms: number = POLL_INTERVAL_MS) =>
+  (): number | false =>
+    isStreamLive() ? false : ms;
+
+/**
+ * Options every live dashboard read spreads into its `queryOptions`. Polling (only while the stream is
+ * down) pauses while the tab is hidden (TanStack's default for `refetchInterval`), a focus or return to
+ * the tab refreshes at once, and `meta.live` marks the query for cancellation when the page is left.
  */
 export const polled = {
-  refetchInterval: POLL_INTERVAL_MS,
+  refetchInterval: pollWhileStreamDown(POLL_INTERVAL_MS),
   refetchIntervalInBackground: false,
   refetchOnWindowFocus: true,
   staleTime: 5_000,

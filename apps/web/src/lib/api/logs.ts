@@ -68,16 +68,22 @@ export async function getLogPage<Row extends { cursor: string }>(
 
 export const logQueries = {
   all: [QUERY_ROOTS.logs] as const,
-  /** The pages of one log view, keyed by the path and every filter so each view is cached on its own. */
+  /**
+   * The pages of one log view, keyed `[logs, scope kind, scope id, segment, path, filters, limit]`: a
+   * change in the fleet refreshes the logs of its agent, company and site (queriesTouchedBy), and each
+   * view is cached on its own.
+   */
   pages: <Row extends { cursor: string }>(
-    path: string,
+    scope: LogScope,
+    segment: string,
     schema: ZodType<Row>,
     params: LogParams,
     limit: number,
   ) => {
+    const path = logApiPath(scope, segment);
     const filters = sortedParams(params);
     return infiniteQueryOptions({
-      queryKey: [...logQueries.all, path, filters, limit] as const,
+      queryKey: [...logQueries.all, scope.kind, scope.id, segment, path, filters, limit] as const,
       queryFn: ({ pageParam, signal }) => getLogPage(path, schema, filters, limit, pageParam, signal),
       initialPageParam: undefined as string | undefined,
       getNextPageParam: (page: LogPage<Row>) => page.next ?? undefined,

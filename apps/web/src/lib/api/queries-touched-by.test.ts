@@ -1,8 +1,10 @@
 import { QueryClient, type QueryKey } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { alertQueries } from './alerts.ts';
 import { commandQueries } from './commands.ts';
 import { companyQueries } from './companies.ts';
+import { logQueries } from './logs.ts';
 import { mapTerminalQueries } from './map-terminals.ts';
 import { CHANGE_KINDS, type FleetChange, queriesTouchedBy } from './queries-touched-by.ts';
 import { QUERY_ROOTS, scopedKey } from './query-keys.ts';
@@ -15,6 +17,10 @@ const otherCompany = { kind: 'company', id: 12 } as const;
 const site = { kind: 'site', id: 101 } as const;
 const otherSite = { kind: 'site', id: 201 } as const;
 
+/** The logs' keys as the log screen builds them (scope, API segment, filters, limit). */
+const logKey = (scope: Parameters<typeof logQueries.pages>[0], segment: string) =>
+  logQueries.pages(scope, segment, z.object({ cursor: z.string() }), { state: 'active' }, 50).queryKey;
+
 /** Keys as the console's factories build them (widget-owned ones through `scopedKey`, as their factories do). */
 const KEYS: Record<string, QueryKey> = {
   'alerts agent': alertQueries.list(agent).queryKey,
@@ -22,6 +28,7 @@ const KEYS: Record<string, QueryKey> = {
   'alerts site': alertQueries.list(site).queryKey,
   'hardware issues site': alertQueries.list(site, { event_type: [1, 2] }).queryKey,
   'bell agent': alertQueries.list(agent, { limit_to: 20 }).queryKey,
+  'bell count agent': alertQueries.count(agent, { state: 'active', acknowledged: false }).queryKey,
   'alerts other site': alertQueries.list(otherSite).queryKey,
   'alerts other company': alertQueries.list(otherCompany).queryKey,
   'sites agent': siteQueries.list(agent).queryKey,
@@ -39,11 +46,30 @@ const KEYS: Record<string, QueryKey> = {
   'connectivity company': [...scopedKey(QUERY_ROOTS.connectivity, company), { limit_to: 10 }],
   'transactions site': scopedKey(QUERY_ROOTS.transactions, site),
   'shocks company': [...scopedKey(QUERY_ROOTS.shocks, company), { limit_to: 50 }],
+  'terminals site': scopedKey(QUERY_ROOTS.terminals, site),
+  'admin sites': [QUERY_ROOTS.admin, 'sites', 'list', {}, 50],
   'pump timeline': commandQueries.timeline('pump', 5).queryKey,
+  'other pump timeline': commandQueries.timeline('pump', 6).queryKey,
   'terminal timeline': commandQueries.timeline('terminal', 1001).queryKey,
   'other terminal timeline': commandQueries.timeline('terminal', 1002).queryKey,
   'watched command': commandQueries.detail(501).queryKey,
 };
+
+Object.assign(KEYS, {
+  'alert log agent': logKey(agent, 'alert/log'),
+  'alert log other site': logKey(otherSite, 'alert/log'),
+  'hardware log of a company site': logKey(
+    { kind: 'site', id: site.id, companyId: company.id },
+    'terminal/hardware/log',
+  ),
+  'connectivity log company': logKey(company, 'connectivity/log'),
+  'battery log site': logKey(site, 'terminal/battery/log'),
+  'pump activation log site': logKey(site, 'pump/activation/log'),
+  'pump status log site': logKey(site, 'pump/status/log'),
+  'reboot log agent': logKey(agent, 'terminal/reboot/log'),
+  'reboot log site': logKey(site, 'terminal/reboot/log'),
+  'shock log company': logKey(company, 'shock/alert/log'),
+});
 
 /** Fill a cache with every query above, apply the change's invalidations, name what went stale. */
 async function refreshed(change: FleetChange): Promise<string[]> {
@@ -60,80 +86,96 @@ async function refreshed(change: FleetChange): Promise<string[]> {
 
 const at = { agentId: 7, companyId: 11, siteId: 101 };
 
+const LOGS = Object.keys(KEYS).filter((name) => name.includes(' log '));
+
 describe('queriesTouchedBy', () => {
-  it('an alert refreshes the alerts, hardware issues and bell of its site, company and agent only', async () => {
+  it('an alert refreshes the alerts, hardware issues, bell list and count, alert and hardware logs of its site, company and agent only', async () => {
     expect(await refreshed({ kind: 'alert', ...at })).toEqual([
+      'alert log agent',
       'alerts agent',
       'alerts company',
       'alerts site',
       'bell agent',
+      'bell count agent',
       'hardware issues site',
+      'hardware log of a company site',
     ]);
   });
 
-  it('telemetry refreshes the readings of its own site', async () => {
+  it('telemetry refreshes the readings of its own site and their logs', async () => {
     expect(await refreshed({ kind: 'telemetry', ...at, terminalId: 1001 })).toEqual([
+      'battery log site',
       'battery site',
       'environment site',
     ]);
   });
 
-  it('connectivity refreshes connectivity lists, sites online and the maps', async () => {
+  it('connectivity refreshes connectivity lists and log, sites online, the maps and the terminal list', async () => {
     expect(await refreshed({ kind: 'connectivity', ...at })).toEqual([
       'connectivity company',
+      'connectivity log company',
       'map agent',
       'map site',
       'sites agent',
       'sites company',
+      'terminals site',
     ]);
   });
 
-  it('a pump change refreshes the pumps, their status and every pump command', async () => {
-    expect(await refreshed({ kind: 'pump', ...at })).toEqual([
+  it("a pump change refreshes the pumps, their status, the pump logs and that pump's commands", async () => {
+    expect(await refreshed({ kind: 'pump', ...at, terminalId: 1001, pumpId: 5 })).toEqual([
+      'pump activation log site',
+      'pump status log site',
       'pump status site',
       'pump timeline',
       'pumps site',
       'watched command',
     ]);
+    // No pump named: every pump's timeline.
+    expect(await refreshed({ kind: 'pump', ...at })).toContain('other pump timeline');
   });
 
-  it('a reboot refreshes the timeline of its terminal, or of every terminal when none is named', async () => {
+  it('a reboot refreshes the reboot logs and the timeline of its terminal, or of every terminal when none is named', async () => {
     expect(await refreshed({ kind: 'reboot', ...at, terminalId: 1001 })).toEqual([
+      'reboot log agent',
+      'reboot log site',
       'terminal timeline',
       'watched command',
     ]);
     expect(await refreshed({ kind: 'reboot', siteId: 101 })).toEqual([
       'other terminal timeline',
+      'reboot log site',
       'terminal timeline',
       'watched command',
     ]);
   });
 
-  it('transactions and shocks refresh their own lists', async () => {
+  it('transactions and shocks refresh their own lists and logs', async () => {
     expect(await refreshed({ kind: 'transaction', ...at })).toEqual(['transactions site']);
-    expect(await refreshed({ kind: 'shock', ...at })).toEqual(['shocks company']);
+    expect(await refreshed({ kind: 'shock', ...at })).toEqual(['shock log company', 'shocks company']);
   });
 
-  it('a fleet change refreshes sites, details, time zones, maps and connectivity', async () => {
+  it('a fleet change refreshes sites, details, time zones, maps, connectivity, terminals, pumps and administration', async () => {
     expect(await refreshed({ kind: 'fleet', ...at })).toEqual([
+      'admin sites',
       'company detail',
       'connectivity company',
       'map agent',
       'map site',
+      'pumps site',
       'site detail',
       'sites agent',
       'sites company',
+      'terminals site',
       'time zones company',
     ]);
   });
 
   it('a change that names no scope refreshes the whole resource', async () => {
-    expect(await refreshed({ kind: 'telemetry' })).toEqual([
-      'battery other site',
-      'battery site',
-      'environment site',
-    ]);
-    expect(queriesTouchedBy({ kind: 'alert', siteId: 0 })).toEqual([['alerts']]);
+    expect(await refreshed({ kind: 'telemetry' })).toEqual(
+      ['battery other site', 'battery site', 'environment site', ...LOGS].sort(),
+    );
+    expect(queriesTouchedBy({ kind: 'alert', siteId: 0 })).toEqual([['alerts'], ['logs'], ['logs']]);
   });
 
   it('every change kind touches something', () => {

@@ -3,9 +3,12 @@ import type { Command } from '@forecourt/contract/terminals';
 import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startLiveStream } from '../../lib/live-stream.ts';
+import { liveStateStore } from '../../lib/live-stream-state.ts';
 import { makeUser } from '../../testing/factories.ts';
 import { json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
+import { type SseServer, startSseServer } from '../../testing/sse-server.ts';
 import { PumpActivation } from './components/pump-activation.tsx';
 import { decidePumpClick } from './pump-click.ts';
 
@@ -37,6 +40,31 @@ function command(overrides: Partial<Command> = {}): Command {
   };
 }
 
+// The stream talks HTTP to a real SSE server; the API calls go to the fetch mock.
+const realFetch = globalThis.fetch;
+let server: SseServer | null = null;
+let stopStream: () => void = () => {};
+
+/** Opens the console's stream (lib/live-stream.ts) on the widget's query client. */
+async function openStream(client: Parameters<typeof startLiveStream>[0]['client']) {
+  server = await startSseServer();
+  stopStream = startLiveStream({ client, url: server.url, token: () => 'token', fetch: realFetch });
+  await waitFor(() => expect(liveStateStore.get()).toBe('live'));
+  return server;
+}
+
+/** The device's word on pump 1 of the site, as the server streams it. */
+const pumpChange = (id: number) => ({
+  id,
+  kind: 'pump',
+  agent_id: 7,
+  company_id: 11,
+  site_id: SITE,
+  terminal: 5,
+  pump: 1,
+  at: '2024-05-01T10:00:04.000Z',
+});
+
 const tile = (n: number) => screen.getByRole('article', { name: new RegExp(`^Pump ${n} –`) });
 const switchOf = (n: number) => within(tile(n)).getByRole('switch', { name: `Pump ${n} switch` });
 
@@ -44,7 +72,12 @@ beforeEach(() => {
   notifications.clean();
 });
 
-afterEach(() => {
+afterEach(async () => {
+  stopStream();
+  stopStream = () => {};
+  await server?.close();
+  server = null;
+  liveStateStore.set('off');
   vi.unstubAllGlobals();
 });
 
@@ -101,7 +134,7 @@ describe('PumpActivation', () => {
     );
   });
 
-  it('off: a click turns the pump on, says so, and stays pending until the device confirms', async () => {
+  it("off: a click turns the pump on, says so, and stays pending until the device's confirmation arrives on the stream", async () => {
     let confirmed = false;
     const http = mockFetch({
       [`GET /api/site/${SITE}/pumps/`]: () =>
@@ -112,12 +145,12 @@ describe('PumpActivation', () => {
         pump: pump({ status: 1, last_synapse_status: 0 }),
         command_id: 900,
       }),
-      'GET /api/command/900/': () => json(command({ state: confirmed ? 'confirmed' : 'sent' })),
     });
-    const { user } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
+    const { user, queryClient } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
       user: makeUser(),
     });
     await screen.findByRole('article', { name: /^Pump 1 –/ });
+    const sse = await openStream(queryClient);
     expect(switchOf(1)).toHaveAttribute('data-position', 'bottom');
 
     await user.click(switchOf(1));
@@ -132,11 +165,17 @@ describe('PumpActivation', () => {
     expect(http.find('POST', '/api/pump/1/turn/on/')).toHaveLength(1);
     expect(http.find('POST', '/api/pump/1/turn/off/')).toHaveLength(0);
 
-    // The device confirms: the command watcher re-reads the pumps and the tile shows ON.
+    // The device confirms: the 'pump' change arrives on the stream, the pumps are read again, ON.
     confirmed = true;
+    const readsBefore = http.find('GET', `/api/site/${SITE}/pumps/`).length;
+    sse.change([pumpChange(31)]);
     await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'top'));
+    expect(http.find('GET', `/api/site/${SITE}/pumps/`).length).toBe(readsBefore + 1);
     expect(within(tile(1)).queryByText('P.')).not.toBeInTheDocument();
     expect(within(tile(1)).getByTestId('pump-onoff')).toHaveTextContent('ON');
+    // Nothing watched the command on the side: the stream alone ended the pending state.
+    expect(http.calls.filter((c) => c.url.pathname.startsWith('/api/command/'))).toHaveLength(0);
+    expect(screen.queryByText(/was not switched/)).not.toBeInTheDocument();
   });
 
   it('on: a click turns the pump off with the info toast', async () => {
@@ -194,26 +233,38 @@ describe('PumpActivation', () => {
     expect(switchOf(2)).toHaveAttribute('data-position', 'bottom');
   });
 
-  it('a command the device fails is reported and the pump goes back', async () => {
+  it('a command the device fails is reported when the pump leaves pending on the stream, and the pump goes back', async () => {
     let failed = false;
+    let requested = false;
     mockFetch({
-      [`GET /api/site/${SITE}/pumps/`]: () => json([pump({ status: 0, last_synapse_status: 0 })]),
+      [`GET /api/site/${SITE}/pumps/`]: () =>
+        json([pump({ status: requested && !failed ? 1 : 0, last_synapse_status: 0 })]),
       'POST /api/pump/1/turn/on/': () => {
-        failed = true;
+        requested = true;
         return json({ error: false, error_text: '', pump: pump({ status: 1 }), command_id: 900 });
       },
-      'GET /api/command/900/': () =>
-        json(command({ state: failed ? 'failed' : 'sent', detail: 'Pump controller did not respond' })),
+      'GET /api/pump/1/commands/': () =>
+        json([
+          command({
+            state: failed ? 'failed' : 'sent',
+            detail: failed ? 'Pump controller did not respond' : null,
+          }),
+        ]),
     });
-    const { user } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
+    const { user, queryClient } = renderWithProviders(<PumpActivation scope={{ kind: 'site', id: SITE }} />, {
       user: makeUser(),
     });
     await screen.findByRole('article', { name: /^Pump 1 –/ });
+    const sse = await openStream(queryClient);
     await user.click(switchOf(1));
+    await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'middle'));
+
+    failed = true;
+    sse.change([pumpChange(32)]);
     expect(
       await screen.findByText('Pump 1 was not switched (Failed): Pump controller did not respond'),
     ).toBeInTheDocument();
-    await waitFor(() => expect(switchOf(1)).toHaveAttribute('data-position', 'bottom'));
+    expect(switchOf(1)).toHaveAttribute('data-position', 'bottom');
   });
 
   it('no pumps shows NO_PUMPS_DETECTED', async () => {

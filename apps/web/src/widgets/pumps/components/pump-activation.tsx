@@ -1,8 +1,9 @@
 import { isFinalCommandState } from '@forecourt/contract/commands';
 import { logPath } from '@forecourt/contract/log-paths';
 import type { Pump } from '@forecourt/contract/pumps';
+import { type PumpState, pumpState } from '@forecourt/contract/rules';
 import { Anchor } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -29,70 +30,70 @@ export interface PumpActivationProps {
 /** Link of the pump activation log (a hash route). */
 export const pumpActivationLogPath = (siteId: number) => logPath('pump-activation', 'site', siteId);
 
-interface Watched {
-  commandId: number;
-  pumpId: number;
-  pumpNo: number;
+const TURN_PUMP = 'turn-pump';
+
+/**
+ * Says out loud when a pump this screen showed pending leaves it without reaching the requested state:
+ * the device failed the command, or it timed out or expired (the server then returns the request to the
+ * confirmed state). Everything comes from the server's pumps, re-read when a 'pump' change arrives on the
+ * stream; the reason is read once from the pump's command timeline.
+ */
+function useUnswitchedPumps(pumps: readonly Pump[] | undefined) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const seen = useRef(new Map<number, PumpState>());
+  useEffect(() => {
+    if (!pumps) return;
+    const before = seen.current;
+    seen.current = new Map(pumps.map((p) => [p.id, pumpState(p.status, p.last_synapse_status)]));
+    for (const pump of pumps) {
+      const was = before.get(pump.id);
+      const now = seen.current.get(pump.id);
+      const unswitched = (was === 'pending_on' && now === 'off') || (was === 'pending_off' && now === 'on');
+      if (!unswitched) continue;
+      void client
+        .fetchQuery({ ...commandQueries.timeline('pump', pump.id), staleTime: 0 })
+        .catch(() => [])
+        .then((commands) => {
+          const last = commands.find((c) => isFinalCommandState(c.state));
+          const state = last && last.state !== 'confirmed' ? last.state : 'failed';
+          toast.error(
+            [
+              t('PUMP_NOT_SWITCHED', { pump_no: pump.pump_no, state: t(commandStateKey(state)) }),
+              last?.detail,
+            ]
+              .filter(Boolean)
+              .join(': '),
+            t('ERROR_'),
+          );
+        });
+    }
+  }, [pumps, client, t]);
 }
 
 /**
- * Follows one command until the device answers: then the pumps are re-read at once (the confirmation sets
- * last_synapse_status, which ends the pending state), and a failure, timeout or expiry is said out loud.
+ * One tile per pump of the site, switched on and off by the state machine of docs/product.md#pump-state-machine.
+ * Pending is the server's word (requested `status` vs confirmed `last_synapse_status`): it ends when the
+ * device's confirmation arrives on the stream and the pumps are re-read. While a turn request is on its
+ * way, clicks on that pump do nothing.
  */
-function CommandWatcher({
-  watched,
-  scope,
-  onDone,
-}: {
-  watched: Watched;
-  scope: SiteScope;
-  onDone: (id: number) => void;
-}) {
-  const { t } = useTranslation();
-  const client = useQueryClient();
-  const { data } = useQuery(commandQueries.detail(watched.commandId));
-  const reported = useRef(false);
-  useEffect(() => {
-    if (!data || !isFinalCommandState(data.state) || reported.current) return;
-    reported.current = true;
-    void client.invalidateQueries({ queryKey: pumpQueries.site(scope).queryKey });
-    void client.invalidateQueries({ queryKey: commandQueries.owner('pump', watched.pumpId) });
-    if (data.state !== 'confirmed') {
-      toast.error(
-        [
-          t('PUMP_NOT_SWITCHED', { pump_no: watched.pumpNo, state: t(commandStateKey(data.state)) }),
-          data.detail,
-        ]
-          .filter(Boolean)
-          .join(': '),
-        t('ERROR_'),
-      );
-    }
-    onDone(watched.commandId);
-  }, [data, client, scope, watched, onDone, t]);
-  return null;
-}
-
-/** One tile per pump of the site, switched on and off by the state machine of docs/product.md#pump-state-machine. */
 export function PumpActivation({ scope }: PumpActivationProps) {
   const siteId = scope.id;
   const { t } = useTranslation();
   const client = useQueryClient();
   const options = pumpQueries.site(scope);
   const query = useQuery({ ...options, enabled: siteId > 0 });
-  const [busy, setBusy] = useState<Set<number>>(() => new Set());
-  const [watching, setWatching] = useState<Watched[]>([]);
   const [history, setHistory] = useState<CommandTimelineTarget | null>(null);
+  useUnswitchedPumps(query.data);
 
+  const mutationKey = [TURN_PUMP, siteId] as const;
+  const sending = useMutationState({
+    filters: { mutationKey, status: 'pending' },
+    select: (m) => (m.state.variables as { pump: Pump } | undefined)?.pump.id,
+  });
   const mutation = useMutation({
+    mutationKey,
     mutationFn: ({ pump, target }: { pump: Pump; target: PumpTarget }) => turnPump(pump.id, target),
-    onMutate: ({ pump }) => setBusy((s) => new Set(s).add(pump.id)),
-    onSettled: (_data, _error, { pump }) =>
-      setBusy((s) => {
-        const next = new Set(s);
-        next.delete(pump.id);
-        return next;
-      }),
     onSuccess: async (result, { pump, target }) => {
       if (result.error) {
         toast.error(result.error_text, t('ERROR_'));
@@ -100,28 +101,30 @@ export function PumpActivation({ scope }: PumpActivationProps) {
         return;
       }
       toast.info(t(target === 'on' ? 'PUMP_TURNING_ON' : 'PUMP_TURNING_OFF', { pump_no: pump.pump_no }));
-      // Pending until the device confirms: the requested status now, the confirmed one as it was.
-      await client.cancelQueries({ queryKey: options.queryKey });
-      const updated: Pump = result.pump ?? { ...pump, status: target === 'on' ? 1 : 0 };
-      client.setQueryData(options.queryKey, (list) =>
-        list?.map((p) => (p.id === pump.id ? { ...p, ...updated } : p)),
-      );
+      // The server's answer carries the pump as it now stands (requested, not yet confirmed): shown at
+      // once. Without it, the pumps are read again. Either way the stream brings the confirmation.
+      const updated = result.pump;
+      if (updated) {
+        await client.cancelQueries({ queryKey: options.queryKey });
+        client.setQueryData(options.queryKey, (list) =>
+          list?.map((p) => (p.id === updated.id ? { ...p, ...updated } : p)),
+        );
+      } else {
+        void client.invalidateQueries({ queryKey: options.queryKey });
+      }
       void client.invalidateQueries({ queryKey: commandQueries.owner('pump', pump.id) });
-      const commandId = result.command_id;
-      if (commandId) setWatching((w) => [...w, { commandId, pumpId: pump.id, pumpNo: pump.pump_no }]);
     },
     onError: (error) => toast.error(errorText(error), t('ERROR_')),
   });
 
-  // The latest polled state decides, not the one the tile was drawn with.
+  // The latest state read from the server decides, not the one the tile was drawn with.
   const onToggle = (clicked: Pump) => {
     const pump = query.data?.find((p) => p.id === clicked.id);
-    const decision = decidePumpClick(pump, busy.has(clicked.id));
+    const decision = decidePumpClick(pump, sending.includes(clicked.id));
     if (decision.type === 'not_found') toast.error(t('PUMP_NOT_FOUND'));
     else if (decision.type === 'turn' && pump) mutation.mutate({ pump, target: decision.target });
   };
 
-  const onWatchDone = (commandId: number) => setWatching((w) => w.filter((x) => x.commandId !== commandId));
   const pumps = query.data ?? [];
 
   return (
@@ -146,7 +149,7 @@ export function PumpActivation({ scope }: PumpActivationProps) {
           <PumpTile
             key={pump.id}
             pump={pump}
-            busy={busy.has(pump.id)}
+            busy={sending.includes(pump.id)}
             onToggle={onToggle}
             onHistory={(p) =>
               setHistory({
@@ -158,9 +161,6 @@ export function PumpActivation({ scope }: PumpActivationProps) {
           />
         ))}
       </div>
-      {watching.map((w) => (
-        <CommandWatcher key={w.commandId} watched={w} scope={scope} onDone={onWatchDone} />
-      ))}
       <CommandTimelineDrawer target={history} onClose={() => setHistory(null)} />
     </WidgetCard>
   );

@@ -130,7 +130,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
   const params = useMemo(() => apiParams(view, zone), [view, zone]);
   const needsZone = Boolean(view.from || view.to);
   const pages = useInfiniteQuery({
-    ...logQueries.pages(path, kind.schema, params, view.limit),
+    ...logQueries.pages(scope, kind.apiPath, kind.schema, params, view.limit),
     enabled: !needsZone || settled,
   });
   const rows: LogRowBase[] = useMemo(() => pages.data?.pages.flatMap((p) => p.rows) ?? [], [pages.data]);
