@@ -3,6 +3,7 @@ import './theme/core-styles.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { preloadSignedInRoute } from './app/preload.ts';
 import { createI18n } from './i18n/i18n.ts';
 import { authProvider } from './lib/auth/auth-service.ts';
 import { convertPlainPath } from './lib/plain-path.ts';
@@ -12,6 +13,9 @@ authProvider();
 
 // `/site/3/pump/status/log` typed into the address bar opens `#/site/3/pump/status/log`.
 convertPlainPath();
+
+// Signed in already: the frame and the dashboard load in parallel with the translations.
+preloadSignedInRoute();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

@@ -19,6 +19,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SeverityBadge } from '../../components/alerts/alert-ack.tsx';
 import { alertQueries, notificationScope } from '../../lib/api/alerts.ts';
+import { pollWhileStreamDown } from '../../lib/api/live.ts';
 import { useSession } from '../../lib/auth/session.ts';
 
 /** How many of the newest alerts the bell lists. */
@@ -42,12 +43,12 @@ export function NotificationsMenu() {
   const query = useQuery({
     ...alertQueries.list(scope, { limit_to: NOTIFICATION_COUNT, ...unacknowledged }),
     enabled: source !== null,
-    refetchInterval: NOTIFICATIONS_DELAY_MS,
+    refetchInterval: pollWhileStreamDown(NOTIFICATIONS_DELAY_MS),
   });
   const counted = useQuery({
     ...alertQueries.count(scope, unacknowledged),
     enabled: source !== null,
-    refetchInterval: NOTIFICATIONS_DELAY_MS,
+    refetchInterval: pollWhileStreamDown(NOTIFICATIONS_DELAY_MS),
   });
   const items = source ? (query.data ?? []) : [];
   const count = source ? (counted.data?.count ?? items.length) : 0;

@@ -2,18 +2,20 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { companyQueries } from '../../../../lib/api/companies.ts';
 import { AlertsWidget } from '../../../../widgets/alerts/components/alerts-widget.tsx';
-import { ConnectivityWidget } from '../../../../widgets/connectivity/components/connectivity-widget.tsx';
-import { HardwareIssuesWidget } from '../../../../widgets/hardware-issues/components/hardware-issues-widget.tsx';
 import { LocalTimeWidget } from '../../../../widgets/local-time/components/local-time-widget.tsx';
 import { CompanyMapWidget } from '../../../../widgets/maps/components/map-widgets.tsx';
-import { TerminalReboot } from '../../../../widgets/reboot/components/terminal-reboot.tsx';
-import { ShockWidget } from '../../../../widgets/shock/components/shock-widget.tsx';
 import { SitesOnlineWidget } from '../../../../widgets/sites-online/components/sites-online-widget.tsx';
-import { Support } from '../../../../widgets/support/components/support.tsx';
-import { WeatherWidget } from '../../../../widgets/weather/components/weather.tsx';
 import { Cell, DashboardGrid, DashboardHeader } from './dashboard-grid.tsx';
 import { useRouteIds } from './dashboard-ids.ts';
 import { DashboardNotFound } from './dashboard-not-found.tsx';
+import {
+  ConnectivityWidget,
+  HardwareIssuesWidget,
+  ShockWidget,
+  Support,
+  TerminalReboot,
+  WeatherWidget,
+} from './lazy-widgets.ts';
 
 /** `#/company/{companyId}/dashboard`: what a company user watches over all its sites. */
 export default function CompanyDashboardPage() {
@@ -37,31 +39,31 @@ function CompanyDashboard({ companyId }: { companyId: number }) {
           <CompanyMapWidget scope={scope} />
         </Cell>
         {/* Monitoring widgets */}
-        <Cell>
+        <Cell lazy>
           <SitesOnlineWidget scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <LocalTimeWidget scope={scope} />
         </Cell>
-        <Cell rows={2}>
+        <Cell rows={2} lazy>
           <AlertsWidget scope={scope} />
         </Cell>
-        <Cell span={2} rows={2}>
+        <Cell span={2} rows={2} lazy>
           <ConnectivityWidget scope={scope} />
         </Cell>
-        <Cell rows={2}>
+        <Cell rows={2} lazy>
           <HardwareIssuesWidget scope={scope} size2X />
         </Cell>
-        <Cell rows={2}>
+        <Cell rows={2} lazy>
           <ShockWidget scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <WeatherWidget scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <TerminalReboot scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <Support />
         </Cell>
       </DashboardGrid>

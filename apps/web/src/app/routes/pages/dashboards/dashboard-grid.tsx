@@ -1,5 +1,5 @@
 import { Group, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import './dashboard-grid.css';
 
 /**
@@ -15,13 +15,79 @@ export interface CellProps {
   span?: 1 | 2 | 3;
   /** Rows to span (double-height widgets: size2X). @default 1 */
   rows?: 1 | 2;
+  /**
+   * A widget below the fold: rendered (its code fetched, its data asked for) only when the cell comes within
+   * `NEAR_VIEWPORT` of the viewport, when the keyboard's Tab is first pressed, or once the page has been idle
+   * for a while. Until then the cell keeps its
+   * place with an empty box of the widget's height. @default false
+   */
+  lazy?: boolean;
   children: ReactNode;
 }
 
-export function Cell({ span = 1, rows = 1, children }: CellProps) {
+/** How close a lazy cell comes to the viewport before its widget is rendered. */
+export const NEAR_VIEWPORT = '150px 0px';
+/** After this long on the page, lazy cells render even out of view (a wall screen shows everything). */
+export const IDLE_RENDER_MS = 8_000;
+
+/** True once the element is near the viewport or the page has been idle `IDLE_RENDER_MS`. */
+function useNearViewport(enabled: boolean) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(!enabled);
+  useEffect(() => {
+    if (near) return;
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === 'undefined') {
+      setNear(true);
+      return;
+    }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) setNear(true);
+      },
+      { rootMargin: NEAR_VIEWPORT },
+    );
+    observer.observe(el);
+    // Someone walking the page with Tab gets every widget at once: a control that is not rendered yet
+    // could not take focus, and the Tab order would skip it.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Tab') setNear(true);
+    };
+    window.addEventListener('keydown', onKey, true);
+    let idle: number | undefined;
+    const timer = window.setTimeout(() => {
+      idle =
+        typeof requestIdleCallback === 'function'
+          ? requestIdleCallback(() => setNear(true), { timeout: 2_000 })
+          : undefined;
+      if (idle === undefined) setNear(true);
+    }, IDLE_RENDER_MS);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('keydown', onKey, true);
+      window.clearTimeout(timer);
+      if (idle !== undefined) cancelIdleCallback(idle);
+    };
+  }, [near]);
+  return { ref, near };
+}
+
+export function Cell({ span = 1, rows = 1, lazy = false, children }: CellProps) {
+  const { ref, near } = useNearViewport(lazy);
   return (
-    <div className="fc-dashboard-cell" data-span={span} data-rows={rows}>
-      {children}
+    <div
+      ref={ref}
+      className="fc-dashboard-cell"
+      data-span={span}
+      data-rows={rows}
+      data-pending={near ? undefined : ''}
+    >
+      {near &&
+        (lazy ? (
+          <Suspense fallback={<div className="fc-dashboard-cell-placeholder" />}>{children}</Suspense>
+        ) : (
+          children
+        ))}
     </div>
   );
 }

@@ -7,20 +7,22 @@ import {
   HumidityWidget,
   InternalTemperatureWidget,
 } from '../../../../widgets/environment/components/environment-widget.tsx';
-import { HardwareIssuesWidget } from '../../../../widgets/hardware-issues/components/hardware-issues-widget.tsx';
 import { AerialMapWidget } from '../../../../widgets/maps/components/map-widgets.tsx';
 import { PumpStatusWidget } from '../../../../widgets/pump-status/components/pump-status-widget.tsx';
 import { PumpActivation } from '../../../../widgets/pumps/components/pump-activation.tsx';
-import { TerminalReboot } from '../../../../widgets/reboot/components/terminal-reboot.tsx';
-import { ShockWidget } from '../../../../widgets/shock/components/shock-widget.tsx';
-import { Support } from '../../../../widgets/support/components/support.tsx';
 import { FlashDriveWidget } from '../../../../widgets/terminal-info/components/flash-drive-widget.tsx';
 import { TerminalBatteryWidget } from '../../../../widgets/terminal-info/components/terminal-battery-widget.tsx';
-import { TransactionActivityWidget } from '../../../../widgets/transactions/components/transaction-activity.tsx';
-import { WeatherWidget } from '../../../../widgets/weather/components/weather.tsx';
 import { Cell, DashboardGrid, DashboardHeader } from './dashboard-grid.tsx';
 import { useRouteIds } from './dashboard-ids.ts';
 import { DashboardNotFound } from './dashboard-not-found.tsx';
+import {
+  HardwareIssuesWidget,
+  ShockWidget,
+  Support,
+  TerminalReboot,
+  TransactionActivityWidget,
+  WeatherWidget,
+} from './lazy-widgets.ts';
 
 /** `#/company/{companyId}/site/{siteId}/dashboard`: one site's pumps, terminals and activity. */
 export default function SiteDashboardPage() {
@@ -50,47 +52,47 @@ function SiteDashboard({ siteId }: { siteId: number }) {
         <Cell span={2}>
           <AerialMapWidget scope={scope} />
         </Cell>
-        <Cell span={2}>
+        <Cell span={2} lazy>
           <PumpActivation scope={scope} />
         </Cell>
         {/* Monitoring widgets */}
-        <Cell rows={2}>
+        <Cell rows={2} lazy>
           <PumpStatusWidget scope={scope} size2X />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <TerminalBatteryWidget scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <FlashDriveWidget scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <BoardTemperatureWidget scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <HumidityWidget scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <InternalTemperatureWidget scope={scope} />
         </Cell>
-        <Cell rows={2}>
+        <Cell rows={2} lazy>
           <AlertsWidget scope={scope} />
         </Cell>
-        <Cell rows={2}>
+        <Cell rows={2} lazy>
           <HardwareIssuesWidget scope={scope} size2X />
         </Cell>
-        <Cell rows={2}>
+        <Cell rows={2} lazy>
           <ShockWidget scope={scope} />
         </Cell>
-        <Cell rows={2}>
+        <Cell rows={2} lazy>
           <TransactionActivityWidget scope={scope} timeZone={site.data?.timezone} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <WeatherWidget scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <TerminalReboot scope={scope} />
         </Cell>
-        <Cell>
+        <Cell lazy>
           <Support />
         </Cell>
       </DashboardGrid>
