@@ -40,12 +40,16 @@ export interface RunningServer {
 }
 
 /**
- * Starts the real server (built web app, API, device API) on a free port with a fresh DATA_DIR,
- * seeded with the demo fleet. The web app must be built first (`npm run build -w apps/web`).
+ * Starts the real server (built web app, API, device API) on a free port (or `opts.port`) with a fresh
+ * DATA_DIR, seeded with the demo fleet. The web app must be built first (`npm run build -w apps/web`).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  // An undefined value unsets a variable of this process's environment.
+  env: Record<string, string | undefined> = {},
+  opts: { port?: number } = {},
+): Promise<RunningServer> {
   // E2E_PORT pins the port (a machine shared by several runs gives each its own range).
-  const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort();
+  const port = opts.port ?? (process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePort());
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-e2e-'));
   const logs: string[] = [];
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import type { Locator } from 'playwright-core';
+import type { Locator, Request } from 'playwright-core';
 import {
   type Browser,
   launchBrowser,
@@ -187,3 +187,45 @@ export async function shot(p: Page, name: string, of: 'page' | 'view' | Locator 
 }
 
 export type { Browser, Locator, Page, RunningServer };
+
+/** Requests in flight on a page, leaving out the console's stream of changes (open as long as the page is). */
+const inFlight = new WeakMap<Page, { pending: Set<Request>; since: number }>();
+
+function networkOf(p: Page) {
+  let net = inFlight.get(p);
+  if (!net) {
+    const n = { pending: new Set<Request>(), since: Date.now() };
+    const done = (r: Request) => {
+      if (n.pending.delete(r)) n.since = Date.now();
+    };
+    p.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/live') return;
+      n.pending.add(r);
+      n.since = Date.now();
+    });
+    p.on('requestfinished', done);
+    p.on('requestfailed', done);
+    inFlight.set(p, n);
+    net = n;
+  }
+  return net;
+}
+
+/** Starts counting a page's requests (before a navigation whose end `networkQuiet` then waits for). */
+export const watchNetwork = (p: Page): void => void networkOf(p);
+
+/**
+ * Resolves once no request has been in flight for `quietMs`, the stream of changes (GET /api/live) aside:
+ * Playwright's 'networkidle' never comes on a signed-in page, whose stream stays open. Call
+ * `watchNetwork(p)` before the navigation (the first call here starts counting from now).
+ */
+export async function networkQuiet(p: Page, quietMs = 500, timeoutMs = 30_000): Promise<void> {
+  const net = networkOf(p);
+  const deadline = Date.now() + timeoutMs;
+  while (net.pending.size > 0 || Date.now() - net.since < quietMs) {
+    if (Date.now() > deadline) {
+      throw new Error(`requests still in flight: ${[...net.pending].map((r) => r.url()).join(' ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

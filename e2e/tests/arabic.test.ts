@@ -54,6 +54,13 @@ describe('Arabic, right to left', () => {
     assert.ok(after, 'the menu is shown');
     assert.ok(after.x > viewport.width / 2, `the menu sits on the right (x=${after.x})`);
     assert.ok(Math.abs(after.x + after.width - viewport.width) <= 1, 'flush with the right edge');
+    // The page settles beside it once the shell's transition and the (now left-hand) scrollbar have taken their
+    // place: wait for that, then check it.
+    await p.waitForFunction(() => {
+      const main = document.querySelector('.fc-main-inner')?.getBoundingClientRect();
+      const menu = document.querySelector('.fc-menu-sidebar')?.getBoundingClientRect();
+      return main !== undefined && menu !== undefined && main.right <= menu.left + 1;
+    });
     const main = await p.locator('.fc-main-inner').boundingBox();
     assert.ok(main && main.x + main.width <= after.x + 1, 'the page lies to the left of the menu');
 

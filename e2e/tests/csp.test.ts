@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { journey, type Page } from '../src/journey.ts';
+import { journey, networkQuiet, type Page, watchNetwork } from '../src/journey.ts';
 
 /**
  * The Content-Security-Policy (docs/deploying.md) holds in the real console: no inline script, no framing,
@@ -32,9 +32,11 @@ async function watchViolations(p: Page): Promise<() => Promise<string[]>> {
 
 /** Opens a hash route and waits until its main heading is there and the network is idle. */
 async function visit(p: Page, hash: string, heading: RegExp) {
+  watchNetwork(p);
   await p.goto(url(hash));
   await p.getByRole('heading', { level: 1, name: heading }).first().waitFor();
-  await p.waitForLoadState('networkidle').catch(() => undefined);
+  // The signed-in pages keep their stream of changes open: 'networkidle' would never come.
+  await networkQuiet(p).catch(() => undefined);
 }
 
 describe('content security policy', () => {

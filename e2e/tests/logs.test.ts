@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { journey, type Page, shot } from '../src/journey.ts';
+import { journey, networkQuiet, type Page, shot, watchNetwork } from '../src/journey.ts';
 
 /**
  * The log screens behind every widget link, in both forms a user meets (hash routes and plain paths),
@@ -216,10 +216,11 @@ describe('log screens', () => {
 describe('widget links', () => {
   it('every log link on the dashboards opens its log screen', async () => {
     const p = await signedIn('agent');
+    watchNetwork(p);
     const hrefs = new Set<string>();
     for (const dashboard of ['agent/dashboard', 'company/1/dashboard', 'company/1/site/1/dashboard']) {
       await p.goto(`${logs.server.url}/#/${dashboard}`);
-      await p.waitForLoadState('networkidle');
+      await networkQuiet(p);
       await p.waitForTimeout(1500);
       for (const href of await p
         .locator('main a[href*="/log"]')

@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { journey, type Locator, type Page, shot, signIn, toCosmic, waitForHash } from '../src/journey.ts';
+import {
+  apiGet,
+  apiSignIn,
+  journey,
+  type Locator,
+  networkQuiet,
+  type Page,
+  shot,
+  signIn,
+  toCosmic,
+  waitForHash,
+  watchNetwork,
+} from '../src/journey.ts';
 
 /** The console shell as a new user meets it: sign-in screens, guard, frame, settings, notifications. */
 
@@ -16,6 +28,21 @@ async function settled(menu: Locator) {
   await menu.evaluate((nav) =>
     Promise.all(nav.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined))),
   );
+}
+
+/** Gzip size of every script and stylesheet the page receives from now on. */
+function weigh(p: Page) {
+  const bodies: { url: string; type: string; size: number }[] = [];
+  p.on('response', async (res) => {
+    const type = res.request().resourceType();
+    if (type !== 'script' && type !== 'stylesheet') return;
+    try {
+      bodies.push({ url: res.url(), type, size: gzipSync(await res.body()).length });
+    } catch {
+      /* redirected or aborted */
+    }
+  });
+  return bodies;
 }
 
 describe('sign-in screens', () => {
@@ -52,16 +79,7 @@ describe('sign-in screens', () => {
 
   it('the login route stays within 175 KB of JavaScript and 30 KB of CSS, gzip', async () => {
     const p = await page();
-    const bodies: { url: string; type: string; size: number }[] = [];
-    p.on('response', async (res) => {
-      const type = res.request().resourceType();
-      if (type !== 'script' && type !== 'stylesheet') return;
-      try {
-        bodies.push({ url: res.url(), type, size: gzipSync(await res.body()).length });
-      } catch {
-        /* redirected or aborted */
-      }
-    });
+    const bodies = weigh(p);
     await p.goto(url('/auth/login'));
     await p.getByRole('heading', { name: 'Login' }).waitFor();
     await p.waitForLoadState('networkidle');
@@ -72,6 +90,34 @@ describe('sign-in screens', () => {
     // issue 15 takes it down to 130 KB.
     assert.ok(js <= 175 * 1024, `JS ${js} bytes`);
     assert.ok(css <= 30 * 1024, `CSS ${css} bytes`);
+    await p.context().close();
+  });
+
+  it('the agent dashboard, opened signed in, stays within 355 KB of JavaScript, gzip', async () => {
+    const base = shell.server.url;
+    const token = await apiSignIn(base, 'agent');
+    const user = await apiGet<{ agent: number }>(base, token, '/api/user/');
+    const p = await page();
+    await p.context().addInitScript(
+      ([t, u]) => {
+        localStorage.setItem('auth_app_token', t);
+        localStorage.setItem('user', u);
+      },
+      [token, JSON.stringify(user)] as const,
+    );
+    const bodies = weigh(p);
+    watchNetwork(p);
+    await p.goto(url(`/agent/${user.agent}/dashboard`));
+    await p.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await p.getByTestId('company-map').locator('.leaflet-marker-icon').first().waitFor();
+    // Signed in, the stream of changes stays open: 'networkidle' never comes; every other request ends.
+    await networkQuiet(p);
+    const js = bodies.filter((b) => b.type === 'script').reduce((n, b) => n + b.size, 0);
+    console.log(`agent dashboard: JS ${(js / 1024).toFixed(1)} KB gzip in ${bodies.length} files`);
+    // 357 KB before the widgets below the fold were fetched only near the viewport (344.8 KB measured after;
+    // 349.7 KB with the live updates' stream client); issue 15's target of 250 KB is not reached
+    // (bench/README.md).
+    assert.ok(js <= 355 * 1024, `JS ${js} bytes`);
     await p.context().close();
   });
 
@@ -230,6 +276,13 @@ describe('signed in', () => {
 
   it("the menu sidebar's background reaches the bottom of a long page, in both themes", async () => {
     const p = await signedIn('agent');
+    // Widgets below the fold render as they come near the viewport: scroll through so the page has its
+    // full height before it is measured.
+    await p.waitForFunction(() => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      return document.querySelector('.fc-dashboard-cell[data-pending]') === null;
+    });
+    await p.evaluate(() => window.scrollTo(0, 0));
     for (const theme of ['light', 'cosmic']) {
       if (theme === 'cosmic') await toCosmic(p);
       const { height, sidebar } = await p.evaluate(() => ({
@@ -241,7 +294,9 @@ describe('signed in', () => {
       // In the first screen (below the menu items) and near the foot of the page, inside the sidebar's column.
       const [top, bottom] = await pixels(p, [
         [sidebar / 2, 800],
-        [sidebar / 2, height - 20],
+        // 20 px above the foot of the capture itself: the page's height may change by a row between the
+        // measurement above and the capture (live updates), which put this point outside the image.
+        [sidebar / 2, -20],
       ]);
       assert.deepEqual(bottom, top, `${theme}: sidebar colour at the top ${top}, at the bottom ${bottom}`);
     }
@@ -336,7 +391,7 @@ describe('signed in', () => {
   });
 });
 
-/** RGBA of the page's full-length capture at each point (decoded by the browser itself). */
+/** RGBA of the page's full-length capture at each point (decoded by the browser itself; a negative y counts from its bottom). */
 async function pixels(p: Page, points: [number, number][]): Promise<number[][]> {
   const png = (await p.screenshot({ fullPage: true })).toString('base64');
   return p.evaluate(
@@ -346,7 +401,10 @@ async function pixels(p: Page, points: [number, number][]): Promise<number[][]> 
       const canvas = new OffscreenCanvas(image.width, image.height);
       const ctx = canvas.getContext('2d')!;
       ctx.drawImage(image, 0, 0);
-      return points.map(([x, y]) => [...ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data]);
+      // A negative y counts from the bottom of the capture.
+      return points.map(([x, y]) => [
+        ...ctx.getImageData(Math.round(x), Math.round(y < 0 ? image.height + y : y), 1, 1).data,
+      ]);
     },
     { png, points },
   );
