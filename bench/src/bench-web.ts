@@ -6,14 +6,15 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page, type Route } from 'playwright-core';
+import { type Browser, chromium, type Page, type Request, type Route } from 'playwright-core';
 import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
 /**
  * bench:web — the web app in Chromium, served by the real server (demo fleet, simulator off):
  *
- * 1. The agent dashboard: JavaScript it loads (gzip), and the time until every widget shows its data.
+ * 1. The agent dashboard: JavaScript its first screen loads (gzip), and, scrolled to the end at once, the time
+ *    until every widget shows its data.
  * 2. A 10,000-row table (the agent's connectivity widget, one row per terminal): time to the first rows and
  *    the time of each filter keystroke until the filtered rows are painted; baseline 100 rows, same run.
  * 3. The company map with 10,000 terminals: first render (data received → markers drawn) and frame times
@@ -79,8 +80,31 @@ const median = (values: number[]) => quantile(values, 0.5);
 // ---------------------------------------------------------------------------------------------------------
 // 1. The agent dashboard as it is
 
+/**
+ * Resolves once no request has been in flight for 500 ms, the console's stream of changes (GET /api/live)
+ * aside: it stays open on a signed-in page, so Playwright's 'networkidle' would never come.
+ */
+function trackNetwork(page: Page): () => Promise<void> {
+  const pending = new Set<Request>();
+  let since = Date.now();
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/live') return;
+    pending.add(r);
+    since = Date.now();
+  });
+  const done = (r: Request) => {
+    if (pending.delete(r)) since = Date.now();
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return async () => {
+    while (pending.size > 0 || Date.now() - since < 500) await new Promise((r) => setTimeout(r, 100));
+  };
+}
+
 async function dashboardFigures(browser: Browser, url: string, session: Session) {
   const page = await newPage(browser, session);
+  const networkQuiet = trackNetwork(page);
   const scripts = new Map<string, number>();
   const styles = new Map<string, number>();
   page.on('response', async (response) => {
@@ -96,6 +120,12 @@ async function dashboardFigures(browser: Browser, url: string, session: Session)
   const t0 = Date.now();
   await page.goto(`${url}/#/agent/dashboard`);
   await page.getByRole('heading', { level: 1 }).waitFor();
+  // What the first screen loads: widgets below the fold are fetched only as they come near the viewport.
+  await networkQuiet();
+  const firstScreenJs = [...scripts.values()].reduce((a, b) => a + b, 0);
+  const firstScreenFiles = scripts.size;
+  // Then the operator scrolls to the end at once: every lazy cell comes into view.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   // Every widget shows data (or its final state): no widget is loading any more.
   await page.waitForFunction(
     () => {
@@ -119,7 +149,15 @@ async function dashboardFigures(browser: Browser, url: string, session: Session)
   const jsGzip = [...scripts.values()].reduce((a, b) => a + b, 0);
   const cssGzip = [...styles.values()].reduce((a, b) => a + b, 0);
   await page.context().close();
-  return { allWidgetsMs, widgets, jsFiles: scripts.size, jsGzipKb: jsGzip / 1024, cssGzipKb: cssGzip / 1024 };
+  return {
+    allWidgetsMs,
+    widgets,
+    jsFiles: scripts.size,
+    jsGzipKb: jsGzip / 1024,
+    cssGzipKb: cssGzip / 1024,
+    firstScreenJsKb: firstScreenJs / 1024,
+    firstScreenJsFiles: firstScreenFiles,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -390,9 +428,14 @@ export async function benchWeb(argv = process.argv.slice(2)) {
     console.log('\nagent dashboard (demo fleet)');
     table([
       {
-        figure: 'JavaScript loaded (gzip)',
+        figure: 'JavaScript of the first screen (gzip, at network idle)',
+        value: `${fmt(dashboard.firstScreenJsKb, 1)} KB in ${dashboard.firstScreenJsFiles} files`,
+        target: '≤ 250 KB',
+      },
+      {
+        figure: 'JavaScript after scrolling to the end (gzip)',
         value: `${fmt(dashboard.jsGzipKb, 1)} KB in ${dashboard.jsFiles} files`,
-        target: '≤ 450 KB',
+        target: '',
       },
       { figure: 'CSS loaded (gzip)', value: `${fmt(dashboard.cssGzipKb, 1)} KB`, target: '' },
       {

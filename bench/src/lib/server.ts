@@ -20,6 +20,8 @@ export interface ServerOptions {
   port?: number;
   /** Pin the server to these CPUs with `taskset -c` (e.g. "0"). */
   cpus?: string;
+  /** Run the compiled server (`apps/server/dist/server.js`, what `npm start` runs) instead of the sources. */
+  compiled?: boolean;
 }
 
 export interface ServerHandle {
@@ -55,7 +57,8 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /**
- * Starts the real server as a child process (`node --import tsx apps/server/src/server.ts`) on a free loopback
+ * Starts the real server as a child process (`node --import tsx apps/server/src/server.ts`, or the compiled
+ * `apps/server/dist/server.js` with `compiled`) on a free loopback
  * port, simulator off, connectivity watchdog effectively idle, and waits for /api/health.
  */
 export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
@@ -75,7 +78,9 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   delete env.DATABASE_URL;
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const t0 = performance.now();
-  const argv = [process.execPath, '--import', 'tsx', 'apps/server/src/server.ts'];
+  const argv = opts.compiled
+    ? [process.execPath, 'apps/server/dist/server.js']
+    : [process.execPath, '--import', 'tsx', 'apps/server/src/server.ts'];
   // taskset execs the server in place: the child's pid is the server's.
   if (opts.cpus) argv.unshift('taskset', '-c', opts.cpus);
   const child: ChildProcess = spawn(argv[0], argv.slice(1), {

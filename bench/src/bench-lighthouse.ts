@@ -1,0 +1,357 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { chromium } from 'playwright-core';
+import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
+import { repoRoot, startServer } from './lib/server.ts';
+
+/**
+ * bench:lighthouse — Lighthouse (mobile and desktop presets) on the login page and the three dashboards of the
+ * demo users, each page `--runs` times (default 5) in a fresh Chromium profile (cold cache, as Lighthouse
+ * measures by default), and the medians side by side: performance, accessibility, best practices, total
+ * blocking time, largest contentful paint and the JavaScript transferred (gzip, as served).
+ *
+ * The built app is served by the compiled server (`apps/server/dist/server.js`, `apps/web/dist`; both built
+ * first when missing or with `--build`) on the demo fleet, simulator off. Tile servers, weather and geocoding
+ * point at a closed local port: nothing leaves the machine. A dashboard is measured signed in: the demo user's
+ * token is put in the profile's localStorage before Lighthouse loads the page (storage reset off).
+ *
+ * Options: `--runs N`, `--pages login,agent,company,site`, `--presets mobile,desktop`, `--port N` (server port;
+ * Chromium takes the next ones), `--details` (print every audit below 100 % of the last run of each page),
+ * `--wait N` (seconds to wait for a quiet machine, default 120), `--build`.
+ * The last run's report of each page is written to `bench/results/lighthouse/<page>-<preset>.json`.
+ */
+
+const NOWHERE = 'http://127.0.0.1:9';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+type PageName = 'login' | 'agent' | 'company' | 'site';
+type Preset = 'mobile' | 'desktop';
+
+interface Session {
+  token: string;
+  user: Record<string, unknown>;
+}
+
+interface Figures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  tbtMs: number;
+  lcpMs: number;
+  fcpMs: number;
+  jsKb: number;
+  /** Lighthouse's measure of this machine's CPU at the time (a typical desktop scores 1,000–2,000). */
+  benchmarkIndex: number;
+}
+
+/** A port of `from`..`to` that can be listened on now (any port when `from` is 0). */
+async function portIn(from: number, to: number): Promise<number> {
+  for (let p = from; p <= to; p++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(p, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (ok) return p;
+  }
+  throw new Error(`no free port in ${from}-${to}`);
+}
+
+async function signIn(url: string, username: string): Promise<Session> {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: 'demo1234', rememberMe: true }),
+  });
+  if (!res.ok) throw new Error(`sign-in of ${username} failed: ${res.status}`);
+  const { token } = (await res.json()) as { token: string };
+  const user = (await (
+    await fetch(`${url}/api/user/`, { headers: { Authorization: `JWT ${token}` } })
+  ).json()) as Record<string, unknown>;
+  return { token, user };
+}
+
+/** The page each demo user lands on, by its own path (no redirect measured). */
+async function dashboards(url: string) {
+  const agent = await signIn(url, 'agent');
+  const company = await signIn(url, 'company');
+  const site = await signIn(url, 'site');
+  const companyId = (company.user.companies as { id: number }[])[0].id;
+  const siteId = (site.user.sites as { id: number }[])[0].id;
+  const detail = (await (
+    await fetch(`${url}/api/site/detail/${siteId}/`, { headers: { Authorization: `JWT ${site.token}` } })
+  ).json()) as { company_id: number };
+  return {
+    agent: { session: agent, hash: `/agent/${agent.user.agent}/dashboard` },
+    company: { session: company, hash: `/company/${companyId}/dashboard` },
+    site: { session: site, hash: `/company/${detail.company_id}/site/${siteId}/dashboard` },
+  };
+}
+
+/** Puts a session into the fresh profile's localStorage, on a page of the origin that loads no app code. */
+async function storeSession(port: number, origin: string, session: Session) {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  const page = await browser.contexts()[0].newPage();
+  await page.goto(`${origin}/api/health`);
+  await page.evaluate(
+    ([token, user]) => {
+      localStorage.setItem('auth_app_token', token);
+      localStorage.setItem('user', user);
+    },
+    [session.token, JSON.stringify(session.user)] as const,
+  );
+  await page.close();
+  // Disconnects; the browser keeps running for Lighthouse.
+  await browser.close();
+}
+
+/** One Lighthouse run; a run the browser spoils (no trace, lost connection) is tried again, twice at most. */
+async function runOnce(
+  target: string,
+  preset: Preset,
+  ports: [number, number],
+  origin: string,
+  session: Session | null,
+): Promise<Result> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runInFreshProfile(target, preset, ports, origin, session);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      console.log(`  (run failed, again: ${String(err).split('\n')[0].slice(0, 160)})`);
+    }
+  }
+}
+
+async function runInFreshProfile(
+  target: string,
+  preset: Preset,
+  ports: [number, number],
+  origin: string,
+  session: Session | null,
+): Promise<Result> {
+  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-lighthouse-'));
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags: CHROMIUM_FLAGS,
+    port: ports[0] ? await portIn(ports[0], ports[1]) : 0,
+    userDataDir,
+    logLevel: 'silent',
+  });
+  try {
+    if (session) await storeSession(chrome.port, origin, session);
+    const flags: Flags = {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      // The session in localStorage must survive; the profile is new, so the cache is cold anyway.
+      disableStorageReset: true,
+    };
+    const config: Config | undefined = preset === 'desktop' ? (desktopConfig as Config) : undefined;
+    const result = await lighthouse(target, flags, config);
+    if (!result) throw new Error(`Lighthouse returned nothing for ${target}`);
+    if (result.lhr.runtimeError) throw new Error(`${target}: ${result.lhr.runtimeError.message}`);
+    return result.lhr;
+  } finally {
+    chrome.kill();
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+function figuresOf(lhr: Result): Figures {
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? Number.NaN) * 100);
+  const items = (
+    lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] }
+  )?.items;
+  const script = items?.find((i) => i.resourceType === 'script')?.transferSize ?? Number.NaN;
+  return {
+    performance: score('performance'),
+    accessibility: score('accessibility'),
+    bestPractices: score('best-practices'),
+    tbtMs: lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+    lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN,
+    fcpMs: lhr.audits['first-contentful-paint']?.numericValue ?? Number.NaN,
+    jsKb: script / 1024,
+    benchmarkIndex: lhr.environment?.benchmarkIndex ?? Number.NaN,
+  };
+}
+
+const median = (values: number[]) => {
+  const v = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (!v.length) return Number.NaN;
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+};
+
+/** Every audit of the three categories scoring below 1, with what Lighthouse says about it. */
+function weakAudits(lhr: Result): string[] {
+  const lines: string[] = [];
+  for (const id of ['performance', 'accessibility', 'best-practices']) {
+    for (const ref of lhr.categories[id]?.auditRefs ?? []) {
+      const audit = lhr.audits[ref.id];
+      if (!audit || audit.score === null || audit.score >= 1) continue;
+      if (audit.scoreDisplayMode === 'informative' || audit.scoreDisplayMode === 'notApplicable') continue;
+      lines.push(`  [${id}] ${ref.id} (${audit.score}): ${audit.displayValue ?? audit.title}`);
+    }
+  }
+  const consoleErrors = (lhr.audits['errors-in-console']?.details as { items?: { description?: string }[] })
+    ?.items;
+  for (const e of consoleErrors ?? []) lines.push(`  console: ${String(e.description).slice(0, 160)}`);
+  return lines;
+}
+
+export async function benchLighthouse(argv = process.argv.slice(2)) {
+  const args = parseArgs(argv);
+  const runs = Number(args.flags.get('runs') ?? 5);
+  const pages = (args.flags.get('pages') ?? 'login,agent,company,site').split(',') as PageName[];
+  const presets = (args.flags.get('presets') ?? 'mobile,desktop').split(',') as Preset[];
+  const port = Number(args.flags.get('port') ?? 0) || undefined;
+  console.log(`\n== bench:lighthouse (${presets.join(' and ')}, ${runs} runs per page, medians) ==`);
+
+  const webDist = path.join(repoRoot, 'apps/web/dist/index.html');
+  const serverDist = path.join(repoRoot, 'apps/server/dist/server.js');
+  if (args.flags.has('build') || !existsSync(webDist) || !existsSync(serverDist)) {
+    console.log('building the web app and the server ...');
+    execFileSync('npm', ['run', 'build', '-w', 'apps/web', '-w', 'apps/server'], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+    });
+  }
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-bench-lighthouse-'));
+  const env = {
+    TILE_URL_ROAD: `${NOWHERE}/{z}/{x}/{y}.png`,
+    TILE_URL_SATELLITE: `${NOWHERE}/{z}/{y}/{x}`,
+    WEATHER_URL: NOWHERE,
+    GEO_URL: NOWHERE,
+  };
+  // A given port may be held for a while by an outgoing connection's TIME_WAIT (it is in the ephemeral
+  // range): then the next pair of ports is tried.
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let serverPort = port;
+  for (let attempt = 0; !server; attempt++) {
+    try {
+      server = await startServer({ dataDir, seed: 'demo', compiled: true, port: serverPort, env });
+    } catch (err) {
+      if (!port || attempt >= 19 || !String(err).includes('EADDRINUSE')) throw err;
+      serverPort = port + 2 * ((attempt + 1) % 10);
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  // Chromium's debugging port: the first free one after the server's (within the 100 from --port).
+  const chromePorts: [number, number] = serverPort ? [serverPort + 1, (port ?? 0) + 99] : [0, 0];
+  const reportDir = path.join(repoRoot, 'bench', 'results', 'lighthouse');
+  mkdirSync(reportDir, { recursive: true });
+  const rows: Array<Record<string, string | number>> = [];
+  const figures: Record<string, unknown> = {};
+  try {
+    const users = await dashboards(server.url);
+    const targets: Record<PageName, { hash: string; session: Session | null }> = {
+      login: { hash: '/auth/login', session: null },
+      agent: users.agent,
+      company: users.company,
+      site: users.site,
+    };
+    await waitForQuiet(args.wait);
+    // One unmeasured run warms the server's snapshots and the machine's file cache.
+    await runOnce(
+      `${server.url}/#${targets.agent.hash}`,
+      'desktop',
+      chromePorts,
+      server.url,
+      targets.agent.session,
+    );
+
+    for (const name of pages) {
+      const target = targets[name];
+      if (!target) throw new Error(`unknown page ${name} (login, agent, company, site)`);
+      for (const preset of presets) {
+        const all: Figures[] = [];
+        let last: Result | undefined;
+        for (let i = 0; i < runs; i++) {
+          last = await runOnce(
+            `${server.url}/#${target.hash}`,
+            preset,
+            chromePorts,
+            server.url,
+            target.session,
+          );
+          const f = figuresOf(last);
+          all.push(f);
+          console.log(
+            `  ${name} ${preset} #${i + 1}: perf ${f.performance}, a11y ${f.accessibility}, bp ${f.bestPractices}, TBT ${fmt(f.tbtMs)} ms, LCP ${fmt(f.lcpMs)} ms, JS ${fmt(f.jsKb, 1)} KB`,
+          );
+        }
+        if (last) {
+          writeFileSync(path.join(reportDir, `${name}-${preset}.json`), JSON.stringify(last));
+          if (args.flags.has('details')) {
+            const weak = weakAudits(last);
+            if (weak.length) console.log(`  ${name} ${preset}, last run, below 100 %:\n${weak.join('\n')}`);
+          }
+        }
+        const med = (k: keyof Figures) => median(all.map((f) => f[k]));
+        const m: Figures = {
+          performance: med('performance'),
+          accessibility: med('accessibility'),
+          bestPractices: med('bestPractices'),
+          tbtMs: med('tbtMs'),
+          lcpMs: med('lcpMs'),
+          fcpMs: med('fcpMs'),
+          jsKb: med('jsKb'),
+          benchmarkIndex: med('benchmarkIndex'),
+        };
+        figures[`${name}-${preset}`] = { median: m, runs: all };
+        rows.push({
+          page: `${name} (#${target.hash})`,
+          preset,
+          performance: fmt(m.performance),
+          accessibility: fmt(m.accessibility),
+          'best practices': fmt(m.bestPractices),
+          'TBT ms': fmt(m.tbtMs),
+          'LCP ms': fmt(m.lcpMs),
+          'FCP ms': fmt(m.fcpMs),
+          'JS KB': fmt(m.jsKb, 1),
+          'CPU index': fmt(m.benchmarkIndex),
+          'perf min–max': `${Math.min(...all.map((f) => f.performance))}–${Math.max(...all.map((f) => f.performance))}`,
+        });
+      }
+    }
+  } finally {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(`\nmedians of ${runs} runs (load average now ${os.loadavg()[0].toFixed(2)})`);
+  table(rows);
+  console.log(
+    'targets (agent dashboard): performance ≥ 95 mobile and 100 desktop, accessibility and best practices 100',
+  );
+  console.log(
+    "CPU index: Lighthouse's benchmarkIndex of the machine during the runs; the mobile preset slows the CPU 4× on " +
+      'top of it, calibrated for a machine of ~1,000–2,000 (a busy or small machine scores the page lower)',
+  );
+  console.log(
+    `results: ${writeResult('lighthouse', figures)}; reports: ${path.relative(repoRoot, reportDir)}/`,
+  );
+}
+
+if (isMain(import.meta.url)) {
+  benchLighthouse().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
