@@ -1,9 +1,13 @@
-import { ActionIcon, Button, Card, Center, Group, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Button, Card, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle, IconRefresh } from '@tabler/icons-react';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../lib/api-client.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
+import { onDemand, preload, useOnDemand } from './on-demand.tsx';
+
+/** The info-circle modal, with its focus trap and scroll lock: fetched when it first opens. */
+const infoModalModule = onDemand(() => import('./widget-info-modal.tsx'));
 
 export interface WidgetCardProps {
   /** Title, already translated. */
@@ -101,6 +105,7 @@ export function WidgetCard(props: WidgetCardProps) {
   } = props;
   const { t, i18n } = useTranslation();
   const [infoOpen, setInfoOpen] = useState(false);
+  const infoModal = useOnDemand(infoModalModule, infoOpen);
   const titleId = useId();
 
   let body: ReactNode;
@@ -145,6 +150,8 @@ export function WidgetCard(props: WidgetCardProps) {
               color="gray"
               aria-label={typeof title === 'string' ? t('WIDGET_INFO_ABOUT', { title }) : t('WIDGET_INFO')}
               onClick={() => setInfoOpen(true)}
+              onPointerEnter={() => preload(infoModalModule)}
+              onFocus={() => preload(infoModalModule)}
             >
               <IconInfoCircle size={18} />
             </ActionIcon>
@@ -169,23 +176,13 @@ export function WidgetCard(props: WidgetCardProps) {
           ) : null}
         </Group>
       )}
-      {info && (
-        <Modal
+      {info && infoModal && (
+        <infoModal.WidgetInfoModal
           opened={infoOpen}
           onClose={() => setInfoOpen(false)}
           title={info.title}
-          centered
-          withCloseButton={false}
-        >
-          <Stack>
-            <Text size="sm">{info.description}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setInfoOpen(false)}>
-                {t('CLOSE')}
-              </Button>
-            </Group>
-          </Stack>
-        </Modal>
+          description={info.description}
+        />
       )}
     </Card>
   );

@@ -3,11 +3,15 @@ import { IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Logo } from '../../components/logo.tsx';
+import { onDemand, preload } from '../../components/on-demand.tsx';
 import { env } from '../../config/env.ts';
 import { HeaderSearch } from './header-search.tsx';
 import { LiveIndicator } from './live-indicator.tsx';
 import { NotificationsMenu } from './notifications-menu.tsx';
 import { UserMenu } from './user-menu.tsx';
+
+/** The settings drawer (settings-sidebar.tsx): fetched when it first opens (or the pointer comes near). */
+export const settingsModule = onDemand(() => import('./settings-sidebar.tsx'));
 
 export interface FrameHeaderProps {
   /** Whether the menu sidebar shows (drives the toggle's pressed state). */
@@ -50,6 +54,8 @@ export function FrameHeader(props: FrameHeaderProps) {
           aria-label={t('SETTINGS')}
           aria-expanded={props.settingsOpen}
           onClick={props.onToggleSettings}
+          onPointerEnter={() => preload(settingsModule)}
+          onFocus={() => preload(settingsModule)}
         >
           <IconSettings size={20} />
         </ActionIcon>

@@ -1,5 +1,5 @@
-import { Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { DeferredTooltip } from '../../components/on-demand.tsx';
 import { type LiveState, useLiveState } from '../../lib/live-stream-state.ts';
 import './live-indicator.css';
 
@@ -21,11 +21,11 @@ export function LiveIndicator() {
   const label = t(LABEL[state]);
   const hint = t(state === 'live' ? 'LIVE_STATUS_LIVE_HINT' : 'LIVE_STATUS_DOWN_HINT');
   return (
-    <Tooltip label={hint} multiline maw={260} withArrow>
+    <DeferredTooltip label={hint} multiline maw={260} withArrow>
       <span role="status" aria-label={label} className="fc-live" data-state={state} data-testid="live-status">
         <span className="fc-live-dot" aria-hidden />
         <span className="fc-live-text">{label}</span>
       </span>
-    </Tooltip>
+    </DeferredTooltip>
   );
 }

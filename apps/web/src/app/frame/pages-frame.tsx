@@ -1,20 +1,20 @@
 import '../../theme/frame-styles.ts';
 import { AppShell } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useCallback, useEffect } from 'react';
+import { type ReactNode, useCallback, useEffect } from 'react';
 import { Navigate, useRoutes } from 'react-router';
 import { useCancelLiveOnNavigate } from '../../lib/api/live.ts';
 import { useLayout } from '../../lib/layout-store.ts';
 import { useLiveStream } from '../../lib/live-stream.ts';
 import { queryClient } from '../../lib/query-client.ts';
+import { useOnDemand, useOpenAfterMount } from '../../components/on-demand.tsx';
 import { DataProviders } from '../data-providers.tsx';
 import { pagesRoutes } from '../routes/pages-routes.tsx';
 import { FrameFooter } from './frame-footer.tsx';
-import { FrameHeader } from './frame-header.tsx';
+import { FrameHeader, settingsModule } from './frame-header.tsx';
 import { useKiosk, useKioskRotation, useKioskSession } from './kiosk.ts';
 import { LayoutColumns } from './layout-columns.tsx';
 import { MenuSidebar } from './menu-sidebar.tsx';
-import { SettingsSidebar } from './settings-sidebar.tsx';
 import { useSessionWatch } from './use-session-watch.ts';
 
 /** Menu sidebar width (13rem). */
@@ -112,9 +112,29 @@ function FullFrame() {
         </div>
         <FrameFooter />
       </AppShell.Main>
-      <SettingsSidebar opened={settingsOpen} onClose={settings.close} />
+      <Settings opened={settingsOpen} onClose={settings.close} />
     </AppShell>
   );
+}
+
+/** The settings drawer, fetched the first time it opens. */
+function Settings({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const loaded = useOnDemand(settingsModule, opened);
+  return loaded ? (
+    <LoadedSettings Sidebar={loaded.SettingsSidebar} opened={opened} onClose={onClose} />
+  ) : null;
+}
+
+function LoadedSettings({
+  Sidebar,
+  opened,
+  onClose,
+}: {
+  Sidebar: (props: { opened: boolean; onClose: () => void }) => ReactNode;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  return <Sidebar opened={useOpenAfterMount(opened)} onClose={onClose} />;
 }
 
 const guardedRoutes = [...pagesRoutes, { path: '*', element: <Navigate to="/auth/login" replace /> }];

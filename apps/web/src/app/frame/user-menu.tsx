@@ -1,15 +1,19 @@
 import { userKind } from '@forecourt/contract/users';
-import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconDeviceTv, IconLogout, IconUser } from '@tabler/icons-react';
+import { Avatar, Text, UnstyledButton } from '@mantine/core';
+import { IconUser } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
-import { LanguageMenuItems } from '../../components/language-menu-items.tsx';
+import { useLocation } from 'react-router';
+import { onDemand, preload, useOnDemand } from '../../components/on-demand.tsx';
 import { env } from '../../config/env.ts';
 import { paths } from '../../config/paths.ts';
 import { siteQueries } from '../../lib/api/sites.ts';
 import { useSession } from '../../lib/auth/session.ts';
 import { isDashboardPath } from './kiosk.ts';
+
+/** The menu itself, with its floating code: fetched when it first opens (or the pointer comes near). */
+const dropdownModule = onDemand(() => import('./user-menu-dropdown.tsx'));
 
 /** Avatar path from the user record is relative to the API base address. */
 export function avatarUrl(path: string | null | undefined): string | undefined {
@@ -41,43 +45,51 @@ export function UserMenu() {
   const { user } = useSession();
   const wallScreen = useWallScreenLink();
   const name = user?.name || user?.username || '';
+  const [opened, setOpened] = useState(false);
+  const [button, setButton] = useState<HTMLButtonElement | null>(null);
+  const menuId = useId();
+  const dropdown = useOnDemand(dropdownModule, opened);
+  const warm = () => preload(dropdownModule);
   return (
-    <Menu position="bottom-end" shadow="md" width={200}>
-      <Menu.Target>
-        <UnstyledButton
-          // The name shown beside the avatar is part of the button's name (WCAG 2.5.3).
-          aria-label={name ? t('USER_MENU_OF', { name }) : t('USER_MENU')}
-          className="fc-user-button"
+    <>
+      <UnstyledButton
+        ref={setButton}
+        // The name shown beside the avatar is part of the button's name (WCAG 2.5.3).
+        aria-label={name ? t('USER_MENU_OF', { name }) : t('USER_MENU')}
+        className="fc-user-button"
+        // What Mantine's Menu.Target sets on its button.
+        id={menuId}
+        aria-haspopup="menu"
+        aria-expanded={opened}
+        aria-controls={opened && dropdown ? `${menuId}-dropdown` : undefined}
+        data-expanded={opened || undefined}
+        onClick={() => setOpened((o) => !o)}
+        onPointerEnter={warm}
+        onFocus={warm}
+      >
+        <Avatar
+          src={avatarUrl(user?.avatar ?? user?.picture)}
+          name={name}
+          color="initials"
+          radius="xl"
+          size={34}
         >
-          <Avatar
-            src={avatarUrl(user?.avatar ?? user?.picture)}
-            name={name}
-            color="initials"
-            radius="xl"
-            size={34}
-          >
-            {/* An icon rather than initials: text in the button that its name does not hold fails WCAG 2.5.3. */}
-            <IconUser size={18} aria-hidden />
-          </Avatar>
-          <Text size="sm" fw={600} visibleFrom="md" lineClamp={1} maw={140}>
-            {name}
-          </Text>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
-          {t('PROFILE')}
-        </Menu.Item>
-        <Menu.Item component={Link} to={wallScreen} leftSection={<IconDeviceTv size={16} />}>
-          {t('WALL_SCREEN')}
-        </Menu.Item>
-        <Menu.Divider />
-        <LanguageMenuItems />
-        <Menu.Divider />
-        <Menu.Item component={Link} to="/auth/logout" leftSection={<IconLogout size={16} />}>
-          {t('LOG_OUT')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+          {/* An icon rather than initials: text in the button that its name does not hold fails WCAG 2.5.3. */}
+          <IconUser size={18} aria-hidden />
+        </Avatar>
+        <Text size="sm" fw={600} visibleFrom="md" lineClamp={1} maw={140}>
+          {name}
+        </Text>
+      </UnstyledButton>
+      {dropdown && (
+        <dropdown.UserMenuDropdown
+          id={menuId}
+          target={button}
+          opened={opened}
+          onChange={setOpened}
+          wallScreen={wallScreen}
+        />
+      )}
+    </>
   );
 }

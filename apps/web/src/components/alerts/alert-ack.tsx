@@ -1,13 +1,17 @@
 import type { Severity } from '@forecourt/contract/events';
 import type { Alert } from '@forecourt/contract/fleet';
 import { formatDateSafe } from '@forecourt/contract/formatters';
-import { Badge, Button, Group, Popover, Stack, Text, Textarea, Tooltip } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLocale } from '../../i18n/languages.ts';
 import { useAckAlert } from '../../lib/api/alerts.ts';
 import { errorText } from '../../lib/api-client.ts';
+import { DeferredTooltip, onDemand, preload, useOnDemand } from '../on-demand.tsx';
+
+/** The note form, with its floating code: fetched when it first opens (or the pointer comes near). */
+const formModule = onDemand(() => import('./alert-ack-form.tsx'));
 
 const SEVERITY_COLOR: Record<Severity, string> = {
   critical: 'red',
@@ -53,9 +57,9 @@ export function AckedBy({ alert }: { alert: Pick<Alert, 'acknowledged_by' | 'ack
   return (
     <Stack gap={0}>
       {alert.note ? (
-        <Tooltip label={alert.note} multiline maw={280} withinPortal>
+        <DeferredTooltip label={alert.note} multiline maw={280} withinPortal>
           {line}
-        </Tooltip>
+        </DeferredTooltip>
       ) : (
         line
       )}
@@ -80,8 +84,12 @@ export function AlertAck({
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
   const [note, setNote] = useState('');
+  const [button, setButton] = useState<HTMLButtonElement | null>(null);
+  const popoverId = useId();
+  const form = useOnDemand(formModule, opened);
   const ack = useAckAlert();
   if (alert.acknowledged_at) return <AckedBy alert={alert} />;
+  const warm = () => preload(formModule);
   const submit = () =>
     ack.mutate(
       { id: alert.id, note: note.trim() || undefined },
@@ -93,48 +101,38 @@ export function AlertAck({
       },
     );
   return (
-    <Popover opened={opened} onChange={setOpened} position="bottom-end" withArrow trapFocus shadow="md">
-      <Popover.Target>
-        <Button
-          size="compact-xs"
-          variant="light"
-          onClick={() => setOpened((o) => !o)}
-          aria-label={t('ACKNOWLEDGE_ALERT', { text: alert.text })}
-          className="fc-ack-button"
-          leftSection={<IconCheck size={12} aria-hidden />}
-        >
-          {t('ACK_SHORT')}
-        </Button>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            submit();
-          }}
-        >
-          <Stack gap="xs" w={240}>
-            <Textarea
-              label={t('ACK_NOTE')}
-              value={note}
-              onChange={(e) => setNote(e.currentTarget.value)}
-              maxLength={500}
-              rows={2}
-              data-autofocus
-            />
-            {ack.isError && (
-              <Text size="xs" c="red" role="alert">
-                {t('ACK_FAILED', { error: errorText(ack.error) })}
-              </Text>
-            )}
-            <Group justify="flex-end">
-              <Button type="submit" size="xs" loading={ack.isPending}>
-                {t('ACKNOWLEDGE')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Popover.Dropdown>
-    </Popover>
+    <>
+      <Button
+        ref={setButton}
+        size="compact-xs"
+        variant="light"
+        onClick={() => setOpened((o) => !o)}
+        onPointerEnter={warm}
+        onFocus={warm}
+        aria-label={t('ACKNOWLEDGE_ALERT', { text: alert.text })}
+        className="fc-ack-button"
+        leftSection={<IconCheck size={12} aria-hidden />}
+        // What Mantine's Popover.Target sets on its button.
+        id={popoverId}
+        aria-haspopup="dialog"
+        aria-expanded={opened}
+        aria-controls={opened && form ? `${popoverId}-dropdown` : undefined}
+      >
+        {t('ACK_SHORT')}
+      </Button>
+      {form && (
+        <form.AckForm
+          id={popoverId}
+          target={button}
+          opened={opened}
+          onChange={setOpened}
+          note={note}
+          onNote={setNote}
+          onSubmit={submit}
+          pending={ack.isPending}
+          error={ack.isError ? errorText(ack.error) : undefined}
+        />
+      )}
+    </>
   );
 }
