@@ -1,4 +1,4 @@
-import { Button, NavLink, ScrollArea, Stack } from '@mantine/core';
+import { Box, Button, NavLink, Stack } from '@mantine/core';
 import {
   IconComponents,
   IconDashboard,
@@ -9,6 +9,7 @@ import {
 } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import './menu-sidebar.css';
 import { Link, useLocation } from 'react-router';
 import { notificationScope } from '../../lib/api/alerts.ts';
 import { useSession } from '../../lib/auth/session.ts';
@@ -93,9 +94,10 @@ export function MenuSidebar({ onPick, withSupport = false }: MenuSidebarProps) {
           </Button>
         </div>
       )}
-      <ScrollArea flex={1} type="auto">
+      {/* Native scrolling: Mantine's ScrollArea would bring the floating-ui code into the first load. */}
+      <Box flex={1} className="fc-menu-scroll">
         <nav aria-label={t('MAIN_MENU')}>{items.map(render)}</nav>
-      </ScrollArea>
+      </Box>
     </Stack>
   );
 }
