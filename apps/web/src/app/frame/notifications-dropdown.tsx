@@ -1,5 +1,5 @@
-import { formatDateSafe } from '@forecourt/contract/formatters';
 import type { Alert } from '@forecourt/contract/fleet';
+import { formatDateSafe } from '@forecourt/contract/formatters';
 import { Anchor, Badge, CloseButton, Group, Popover, ScrollArea, Stack, Text } from '@mantine/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
