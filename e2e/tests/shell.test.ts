@@ -93,7 +93,7 @@ describe('sign-in screens', () => {
     await p.context().close();
   });
 
-  it('the agent dashboard, opened signed in, stays within 355 KB of JavaScript, gzip', async () => {
+  it('the agent dashboard, opened signed in, stays within 328 KB of JavaScript, gzip', async () => {
     const base = shell.server.url;
     const token = await apiSignIn(base, 'agent');
     const user = await apiGet<{ agent: number }>(base, token, '/api/user/');
@@ -115,9 +115,10 @@ describe('sign-in screens', () => {
     const js = bodies.filter((b) => b.type === 'script').reduce((n, b) => n + b.size, 0);
     console.log(`agent dashboard: JS ${(js / 1024).toFixed(1)} KB gzip in ${bodies.length} files`);
     // 357 KB before the widgets below the fold were fetched only near the viewport (344.8 KB measured after;
-    // 349.7 KB with the live updates' stream client); issue 15's target of 250 KB is not reached
+    // 349.7 KB with the live updates' stream client); 323.7 KB once menus, popovers, tooltips, modals, the
+    // settings drawer and the toasts' container came on first use. Issue 15's target of 250 KB is not reached
     // (bench/README.md).
-    assert.ok(js <= 355 * 1024, `JS ${js} bytes`);
+    assert.ok(js <= 328 * 1024, `JS ${js} bytes`);
     await p.context().close();
   });
 
