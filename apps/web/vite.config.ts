@@ -4,18 +4,38 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { i18nPlugin } from './vite/i18n-plugin.ts';
+import { zodJitlessPlugin } from './vite/zod-jitless-plugin.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** API paths the dev server forwards to the Forecourt server. `/auth/` is API only: the SPA uses hash routes. */
 const apiPaths = ['/api', '/api-token-auth', '/api-token-verify', '/auth/'];
 
-export default defineConfig(({ mode }) => {
+/**
+ * react-router's package exports name only its development build, dev-only warnings included
+ * (remix-run/react-router#14102); the production build sits next to it, and the console's bundles use that.
+ */
+const reactRouterProduction = fileURLToPath(import.meta.resolve('react-router/package.json')).replace(
+  /package\.json$/,
+  'dist/production/index.mjs',
+);
+
+export default defineConfig(({ command, mode }) => {
   const env = loadEnv(mode, here, '');
   const target = env.FORECOURT_API_TARGET || 'http://localhost:8080';
   return {
     root: here,
-    plugins: [react(), i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') })],
+    plugins: [
+      zodJitlessPlugin(path.join(here, 'src/zod-jitless.ts')),
+      react(),
+      i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') }),
+    ],
+    resolve: {
+      alias:
+        command === 'build' && mode === 'production'
+          ? [{ find: /^react-router$/, replacement: reactRouterProduction }]
+          : [],
+    },
     server: {
       port: 5173,
       proxy: Object.fromEntries(apiPaths.map((p) => [p, { target, changeOrigin: true }])),
@@ -32,10 +52,10 @@ export default defineConfig(({ mode }) => {
             // The libraries every route needs travel as one chunk: one request and one gzip window
             // instead of a dozen small shared chunks, which keeps the login route within its budget.
             groups: [
-              {
-                name: 'core',
-                test: /node_modules[\\/](react|react-dom|scheduler|react-router|zod|i18next|react-i18next|i18next-http-backend|use-sync-external-store)[\\/]/,
-              },
+              { name: 'core', tags: ['$initial'] },
+              // zod is not on the login route (the sign-in forms check with the contract's plain rules): it comes
+              // as one chunk with the signed-in routes, its jitless switch (src/zod-jitless.ts) inside.
+              { name: 'zod', test: /node_modules[\\/]zod[\\/]|[\\/]src[\\/]zod-jitless\.ts$/ },
             ],
           },
         },

@@ -1,4 +1,3 @@
-import './zod-jitless.ts';
 import './theme/core-styles.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

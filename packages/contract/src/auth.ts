@@ -8,6 +8,18 @@ import {
   usernameField,
 } from './validation.ts';
 
+// The zod-free part the sign-in screens load (form checks, default texts, JWT decoding).
+export {
+  AUTH_TEXTS,
+  checkLoginForm,
+  checkRegisterForm,
+  checkRequestPassword,
+  checkResetPasswordForm,
+  decodeJwt,
+  type JwtPayload,
+  SIGNATURE_EXPIRED,
+} from './auth-rules.ts';
+
 export const LoginRequestSchema = z.object({
   username: usernameField.optional().default(''),
   email: z.string().optional().describe('Accepted in place of username'),
@@ -215,35 +227,3 @@ export const NonFieldErrorsSchema = z.object({
   data: z.object({ errors: z.array(z.string()) }),
 });
 export const TokenVerifyRequestSchema = z.object({ token: z.string({ error: 'token is required' }) });
-export const SIGNATURE_EXPIRED = 'Signature has expired.';
-
-/** Client defaults (docs/product.md#auth-messages). */
-export const AUTH_TEXTS = {
-  loginFailed: 'Login/Email combination is not correct, please try again.',
-  genericFailed: 'Something went wrong, please try again.',
-  networkFailed: 'Something went wrong.',
-  loggedIn: 'You have been successfully logged in.',
-  registered: 'You have been successfully registered.',
-  loggedOut: 'You have been successfully logged out.',
-  resetRequested: 'Reset password instructions have been sent to your email.',
-  passwordChanged: 'Your password has been successfully changed.',
-} as const;
-
-/** Decoded JWT payload fields Forecourt uses. */
-export type JwtPayload = { sub?: string; exp?: number; iat?: number; jti?: string; username?: string };
-
-/** Decode (not verify) a JWT as the client does: three parts, base64url JSON payload. */
-export function decodeJwt(token: string): JwtPayload {
-  const parts = token.split('.');
-  if (parts.length !== 3) throw new Error(MESSAGES.tokenParts);
-  try {
-    const b64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
-    const padded = b64 + '='.repeat((4 - (b64.length % 4)) % 4);
-    const bytes = Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
-    const payload = JSON.parse(new TextDecoder().decode(bytes));
-    if (!payload || typeof payload !== 'object') throw new Error('not an object');
-    return payload as JwtPayload;
-  } catch {
-    throw new Error(MESSAGES.tokenDecode);
-  }
-}

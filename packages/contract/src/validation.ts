@@ -1,29 +1,29 @@
+/**
+ * The rules of docs/product.md#validation-rules as zod fields, for the server's bodies and the contract's
+ * schemas. Their texts and limits live in validation-rules.ts, whose plain checks the sign-in screens use.
+ */
 import { z } from 'zod';
+import {
+  EMAIL_MAX,
+  EMAIL_PATTERN,
+  FULL_NAME_MAX,
+  FULL_NAME_MIN,
+  LOGIN_USERNAME_MAX,
+  MESSAGES,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+} from './validation-rules.ts';
 
-/** Exact texts of the validation messages (docs/product.md#validation-rules). */
-export const MESSAGES = {
-  passwordRequired: 'Password is required!',
-  passwordLength: 'Password should contains from 4 to 50 characters',
-  emailRequired: 'Email is required!',
-  emailPattern: 'Email should be the real one!',
-  fullNameRequired: 'Full name is required!',
-  fullNameLength: 'Full name should contains from 4 to 50 characters',
-  usernameRequired: 'Username is required!',
-  usernamePattern: 'Username should be the real one!',
-  confirmRequired: 'Password confirmation is required!',
-  confirmMismatch: 'Password does not match the confirm password.',
-  termsRequired: 'You must agree to the Terms & Conditions.',
-  tokenParts: 'The token is not a valid JWT token and must consist of three parts.',
-  tokenDecode: 'The token could not be decoded.',
-} as const;
-
-export const PASSWORD_MIN = 4;
-export const PASSWORD_MAX = 50;
-export const FULL_NAME_MIN = 4;
-export const FULL_NAME_MAX = 50;
-
-/** Loose pattern: text, at sign, text, dot, text. */
-export const EMAIL_PATTERN = /^.+@.+\..+$/;
+export {
+  EMAIL_MAX,
+  EMAIL_PATTERN,
+  FULL_NAME_MAX,
+  FULL_NAME_MIN,
+  LOGIN_USERNAME_MAX,
+  MESSAGES,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+} from './validation-rules.ts';
 
 export const passwordField = z
   .string({ error: MESSAGES.passwordRequired })
@@ -36,7 +36,7 @@ export const emailField = z
   .trim()
   .min(1, MESSAGES.emailRequired)
   .regex(EMAIL_PATTERN, MESSAGES.emailPattern)
-  .max(254, MESSAGES.emailPattern);
+  .max(EMAIL_MAX, MESSAGES.emailPattern);
 
 /** Full name is optional; when given it must be 4 to 50 characters. */
 export const fullNameField = z
@@ -49,7 +49,7 @@ export const fullNameField = z
  * Username on login is effectively optional (docs/product.md#validation-rules); a server login still needs
  * a match.
  */
-export const usernameField = z.string().trim().max(150, MESSAGES.usernamePattern);
+export const usernameField = z.string().trim().max(LOGIN_USERNAME_MAX, MESSAGES.usernamePattern);
 
 export const confirmPasswordField = z
   .string({ error: MESSAGES.confirmRequired })

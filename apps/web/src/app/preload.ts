@@ -8,6 +8,7 @@ import { hasSession } from '../lib/auth/session.ts';
 export function preloadSignedInRoute(hash = window.location.hash) {
   if (!hasSession()) return;
   void import('./frame/pages-frame.tsx');
+  void import('../lib/auth/schemas.ts');
   const path = hash.replace(/^#/, '').split('?')[0];
   if (/^\/agent(\/\d+)?\/dashboard\/?$/.test(path)) {
     void import('./routes/pages/dashboards/agent-dashboard-page.tsx');

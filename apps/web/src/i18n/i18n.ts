@@ -1,7 +1,7 @@
 import i18next, { type i18n as I18n } from 'i18next';
-import HttpBackend from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import { storage } from '../lib/storage.ts';
+import { fetchBackend } from './fetch-backend.ts';
 import { applyDocumentLanguage, FALLBACK_LANGUAGE, LANGUAGE_KEY, LANGUAGES } from './languages.ts';
 
 export function initialLanguage(): string {
@@ -16,14 +16,13 @@ export function createI18n(): I18n {
   // Before the first render, so an Arabic page is laid out right to left from the start.
   applyDocumentLanguage(lng);
   void instance
-    .use(HttpBackend)
+    .use(fetchBackend((lang) => `${import.meta.env.BASE_URL}assets/i18n/${lang}.json?v=${__I18N_VERSION__}`))
     .use(initReactI18next)
     .init({
       lng,
       fallbackLng: FALLBACK_LANGUAGE,
       supportedLngs: LANGUAGES.map((l) => l.code),
       load: 'languageOnly',
-      backend: { loadPath: `${import.meta.env.BASE_URL}assets/i18n/{{lng}}.json?v=${__I18N_VERSION__}` },
       interpolation: { escapeValue: false },
       returnEmptyString: false,
       react: { useSuspense: true },

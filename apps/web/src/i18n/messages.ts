@@ -1,5 +1,5 @@
-import { AUTH_TEXTS } from '@forecourt/contract/auth';
-import { MESSAGES } from '@forecourt/contract/validation';
+import { AUTH_TEXTS } from '@forecourt/contract/auth-rules';
+import { MESSAGES } from '@forecourt/contract/validation-rules';
 import type { TFunction } from 'i18next';
 
 /**

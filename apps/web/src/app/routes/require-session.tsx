@@ -3,7 +3,18 @@ import { Navigate, useLocation } from 'react-router';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { hasSession, useSession } from '../../lib/auth/session.ts';
 
-const PagesFrame = lazy(() => import('../frame/pages-frame.tsx'));
+/**
+ * The frame comes with the contract's schemas (zod, which the login route does without); the stored user is
+ * checked with them before the frame renders, and a record they refuse sends the visitor to sign in.
+ */
+const PagesFrame = lazy(async () => {
+  const [frame, schemas] = await Promise.all([
+    import('../frame/pages-frame.tsx'),
+    import('../../lib/auth/schemas.ts'),
+  ]);
+  schemas.checkStoredUser();
+  return frame;
+});
 
 /**
  * The route guard: the pages area needs an authenticated session and a non-empty stored user;

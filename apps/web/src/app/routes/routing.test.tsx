@@ -1,6 +1,6 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { setToken } from '../../lib/auth/session.ts';
+import { reloadSession, sessionStore, setToken, TOKEN_KEY, USER_KEY } from '../../lib/auth/session.ts';
 import { makeUser } from '../../testing/factories.ts';
 import { fakeJwt, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderApp } from '../../testing/render.tsx';
@@ -28,6 +28,19 @@ describe('routing', () => {
     const { location } = renderApp('/agent/dashboard', { user: makeUser() });
     setToken(fakeJwt({ exp: Math.floor(Date.now() / 1000) - 10 }));
     await waitFor(() => expect(location.current.pathname).toBe('/auth/login'));
+  });
+
+  // Before any test loads the frame: the guard's lazy import brings the schema that checks the stored user.
+  it('a stored user the contract schema refuses is no session once the frame loads', async () => {
+    mockFetch({});
+    const { location } = renderApp('/auth/login');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeInTheDocument();
+    localStorage.setItem(TOKEN_KEY, fakeJwt());
+    localStorage.setItem(USER_KEY, JSON.stringify({ ...makeUser(), agent: -1, name: undefined }));
+    act(() => reloadSession());
+    await waitFor(() => expect(location.current.pathname).toBe('/auth/login'));
+    expect(sessionStore.get().user).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Toggle sidebar' })).not.toBeInTheDocument();
   });
 
   it('with a session, the guarded pages area loads lazily inside the frame', async () => {

@@ -1,5 +1,5 @@
-import { AUTH_TEXTS, type LoginForm, SIGNATURE_EXPIRED, TokenResponseSchema } from '@forecourt/contract/auth';
-import { type CurrentUser, CurrentUserSchema } from '@forecourt/contract/users';
+import { AUTH_TEXTS, type LoginForm, SIGNATURE_EXPIRED } from '@forecourt/contract/auth-rules';
+import type { CurrentUser } from '@forecourt/contract/users';
 import { env } from '../../config/env.ts';
 import { api, isApiError } from '../api-client.ts';
 import { createStore } from '../create-store.ts';
@@ -35,7 +35,11 @@ export function takeAuthFlash(): AuthFlash | null {
 
 export const currentUserQueryKey = ['user', 'current'] as const;
 
-export function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUser> {
+/** The schemas need zod, which the login route does without: fetched with the first answer that needs them. */
+const loadSchemas = () => import('./schemas.ts');
+
+export async function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUser> {
+  const { CurrentUserSchema } = await loadSchemas();
   return api.get('/api/user/', { schema: CurrentUserSchema, signal, handleUnauthorized: false });
 }
 
@@ -59,6 +63,8 @@ export async function adoptResult(result: AuthResult): Promise<AuthResult> {
  * token, so the route guard sends the visitor back to login, where the flash shows what went wrong.
  */
 export async function signIn(values: LoginForm): Promise<AuthResult> {
+  // The user's schema loads while the credentials travel.
+  void loadSchemas();
   const result = await adoptResult(await authProvider().authenticate(values));
   authFlashStore.set({
     errors: result.success ? [] : result.errors,
@@ -110,6 +116,7 @@ export async function verifyToken(token = sessionStore.get().token): Promise<Ver
 export async function refreshToken(token = sessionStore.get().token): Promise<boolean> {
   if (!token) return false;
   try {
+    const { TokenResponseSchema } = await loadSchemas();
     const fresh = await api.post(
       '/api-token-refresh/',
       { token },

@@ -1,4 +1,4 @@
-import { AUTH_TEXTS } from '@forecourt/contract/auth';
+import { AUTH_TEXTS } from '@forecourt/contract/auth-rules';
 import { createHttpProvider } from './http-provider.ts';
 import { registerAuthProvider } from './providers.ts';
 

@@ -1,4 +1,4 @@
-import { AUTH_TEXTS } from '@forecourt/contract/auth';
+import { AUTH_TEXTS } from '@forecourt/contract/auth-rules';
 import { apiRequest, isApiError } from '../api-client.ts';
 import { type AuthResult, authResult } from './auth-result.ts';
 import type { AuthProvider } from './providers.ts';

@@ -1,4 +1,9 @@
-import type { LoginForm, RegisterForm, RequestPassword, ResetPasswordForm } from '@forecourt/contract/auth';
+import type {
+  LoginForm,
+  RegisterForm,
+  RequestPassword,
+  ResetPasswordForm,
+} from '@forecourt/contract/auth-rules';
 import type { AuthResult } from './auth-result.ts';
 import type { TokenKind } from './token.ts';
 

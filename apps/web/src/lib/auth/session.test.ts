@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../testing/factories.ts';
 import { fakeJwt } from '../../testing/fetch-mock.ts';
-import { clearSession, hasSession, isAuthenticated, sessionStore, setToken, setUser } from './session.ts';
+import {
+  clearSession,
+  hasSession,
+  isAuthenticated,
+  reloadSession,
+  sessionStore,
+  setToken,
+  setUser,
+  USER_KEY,
+} from './session.ts';
 
 describe('session', () => {
   it('stores the token under auth_app_token and the user under user, and publishes changes', () => {
@@ -29,6 +38,31 @@ describe('session', () => {
     expect(isAuthenticated()).toBe(true);
     expect(hasSession()).toBe(false);
     setUser(makeUser());
+    expect(hasSession()).toBe(true);
+  });
+});
+
+describe('the stored user', () => {
+  // Module state: the login route reads the record by its shape until the signed-in routes load the schema.
+  it('is read by its shape up front, then through the contract schema once that is loaded', async () => {
+    setToken(fakeJwt());
+    localStorage.setItem(USER_KEY, JSON.stringify({ ...makeUser(), agent: -1 }));
+    reloadSession();
+    expect(hasSession()).toBe(true);
+    localStorage.setItem(USER_KEY, JSON.stringify({ id: 1, username: 'agent' }));
+    reloadSession();
+    expect(hasSession()).toBe(false);
+
+    localStorage.setItem(USER_KEY, JSON.stringify({ ...makeUser(), agent: -1 }));
+    reloadSession();
+    const { checkStoredUser } = await import('./schemas.ts');
+    checkStoredUser();
+    expect(sessionStore.get().user).toBeNull();
+    reloadSession();
+    expect(hasSession()).toBe(false);
+    localStorage.setItem(USER_KEY, JSON.stringify(makeUser()));
+    reloadSession();
+    expect(sessionStore.get().user).toEqual(makeUser());
     expect(hasSession()).toBe(true);
   });
 });

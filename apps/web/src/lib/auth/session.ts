@@ -1,4 +1,4 @@
-import { type CurrentUser, CurrentUserSchema } from '@forecourt/contract/users';
+import type { CurrentUser } from '@forecourt/contract/users';
 import { createStore, useStore } from '../create-store.ts';
 import { storage } from '../storage.ts';
 import { createToken, type TokenKind } from './token.ts';
@@ -13,12 +13,30 @@ export interface Session {
   user: CurrentUser | null;
 }
 
+/** A stored record that has the shape of a user at a glance: ids and the lists the frame walks. */
+function looksLikeUser(value: unknown): CurrentUser | null {
+  if (!value || typeof value !== 'object') return null;
+  const u = value as Partial<Record<keyof CurrentUser, unknown>>;
+  const ok =
+    typeof u.id === 'number' &&
+    typeof u.username === 'string' &&
+    Array.isArray(u.companies) &&
+    Array.isArray(u.sites);
+  return ok ? (value as CurrentUser) : null;
+}
+
+/**
+ * How the stored user record is checked. The login route has no zod: until the signed-in routes load the
+ * contract's CurrentUserSchema (schemas.ts, before the page frame renders), a record only has to look like
+ * a user; the guard then checks it again with the schema.
+ */
+let parseStoredUser: (value: unknown) => CurrentUser | null = looksLikeUser;
+
 function readUser(): CurrentUser | null {
   const raw = storage.get(USER_KEY);
   if (!raw) return null;
   try {
-    const parsed = CurrentUserSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    return parseStoredUser(JSON.parse(raw));
   } catch {
     return null;
   }
@@ -64,6 +82,14 @@ export function isAuthenticated(session: Session = sessionStore.get(), now = Dat
 /** What the route guard needs: authenticated and a non-empty stored user record. */
 export function hasSession(session: Session = sessionStore.get(), now = Date.now()): boolean {
   return isAuthenticated(session, now) && session.user !== null;
+}
+
+/** Check the stored user with `parse` from now on, the one held now included (one it refuses counts as none). */
+export function readStoredUserWith(parse: (value: unknown) => CurrentUser | null) {
+  if (parseStoredUser === parse) return;
+  parseStoredUser = parse;
+  const { user } = sessionStore.get();
+  if (user !== null && parse(user) === null) sessionStore.set((s) => ({ ...s, user: null }));
 }
 
 /** Re-read storage, e.g. after another tab signed in or out. */

@@ -1,4 +1,4 @@
-import { decodeJwt, type JwtPayload } from '@forecourt/contract/auth';
+import { decodeJwt, type JwtPayload } from '@forecourt/contract/auth-rules';
 
 /** A stored auth token. `isValid` decides whether the session counts as authenticated. */
 export interface AuthToken {

@@ -1,4 +1,4 @@
-import { type LoginForm, LoginFormSchema } from '@forecourt/contract/auth';
+import { checkLoginForm, type LoginForm } from '@forecourt/contract/auth-rules';
 import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { FormAlerts } from '../../../components/form-alerts.tsx';
 import { withTranslatedError } from '../../../i18n/messages.ts';
 import { authFlashStore, signIn } from '../../../lib/auth/auth-service.ts';
 import { hasSession, useSession } from '../../../lib/auth/session.ts';
-import { useZodForm } from '../../../lib/use-zod-form.ts';
+import { useForm } from '../../../lib/use-form.ts';
 import { AuthHeading } from './auth-layout.tsx';
 
 export function LoginPage() {
@@ -25,7 +25,7 @@ export function LoginPage() {
     authFlashStore.set(null);
   }, []);
 
-  const form = useZodForm(LoginFormSchema, {
+  const form = useForm(checkLoginForm, {
     username: flash?.username ?? '',
     password: '',
     rememberMe: true,

@@ -1,23 +1,23 @@
-import { type RegisterForm, RegisterFormSchema } from '@forecourt/contract/auth';
+import { checkRegisterForm, type RegisterForm } from '@forecourt/contract/auth-rules';
 import { Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormAlerts } from '../../../components/form-alerts.tsx';
 import { withTranslatedError } from '../../../i18n/messages.ts';
 import { adoptResult, authProvider } from '../../../lib/auth/auth-service.ts';
-import { useZodForm } from '../../../lib/use-zod-form.ts';
+import { useForm } from '../../../lib/use-form.ts';
 import { AuthHeading } from './auth-layout.tsx';
 import { useAuthFormResult } from './use-auth-form-result.ts';
 
 export function RegisterPage() {
   const { t } = useTranslation();
   const { errors, messages, submitting, run } = useAuthFormResult();
-  const form = useZodForm(RegisterFormSchema, {
+  const form = useForm(checkRegisterForm, {
     fullName: '',
     email: '',
     password: '',
     confirmPassword: '',
-    terms: false as unknown as true,
+    terms: false,
   });
   const field = (name: keyof RegisterForm) => withTranslatedError(t, form.field(name));
 

@@ -1,18 +1,18 @@
-import { type RequestPassword, RequestPasswordSchema } from '@forecourt/contract/auth';
+import { checkRequestPassword, type RequestPassword } from '@forecourt/contract/auth-rules';
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormAlerts } from '../../../components/form-alerts.tsx';
 import { withTranslatedError } from '../../../i18n/messages.ts';
 import { authProvider } from '../../../lib/auth/auth-service.ts';
-import { useZodForm } from '../../../lib/use-zod-form.ts';
+import { useForm } from '../../../lib/use-form.ts';
 import { AuthHeading } from './auth-layout.tsx';
 import { useAuthFormResult } from './use-auth-form-result.ts';
 
 export function RequestPasswordPage() {
   const { t } = useTranslation();
   const { errors, messages, submitting, run } = useAuthFormResult();
-  const form = useZodForm(RequestPasswordSchema, { email: '' });
+  const form = useForm(checkRequestPassword, { email: '' });
 
   const onSubmit = form.handleSubmit(async (values: RequestPassword) => {
     await run(() => authProvider().requestPassword(values));

@@ -1,11 +1,11 @@
-import { type ResetPasswordForm, ResetPasswordFormSchema } from '@forecourt/contract/auth';
+import { checkResetPasswordForm, type ResetPasswordForm } from '@forecourt/contract/auth-rules';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { FormAlerts } from '../../../components/form-alerts.tsx';
 import { withTranslatedError } from '../../../i18n/messages.ts';
 import { authProvider } from '../../../lib/auth/auth-service.ts';
-import { useZodForm } from '../../../lib/use-zod-form.ts';
+import { useForm } from '../../../lib/use-form.ts';
 import { AuthHeading } from './auth-layout.tsx';
 import { useAuthFormResult } from './use-auth-form-result.ts';
 
@@ -27,7 +27,7 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = readResetToken(params);
   const { errors, messages, submitting, run } = useAuthFormResult();
-  const form = useZodForm(ResetPasswordFormSchema, { password: '', confirmPassword: '' });
+  const form = useForm(checkResetPasswordForm, { password: '', confirmPassword: '' });
   const field = (name: keyof ResetPasswordForm) => withTranslatedError(t, form.field(name));
 
   const onSubmit = form.handleSubmit(async (values: ResetPasswordForm) => {
