@@ -1,6 +1,6 @@
 import { type ComponentType, lazy, Suspense, useEffect } from 'react';
 import { Navigate, type RouteObject, useNavigate, useRoutes } from 'react-router';
-import { setUnauthorizedHandler } from '../lib/api-client.ts';
+import { setUnauthorizedHandler } from '../lib/unauthorized.ts';
 import { AuthLayout } from './routes/auth/auth-layout.tsx';
 import { LoginPage } from './routes/auth/login-page.tsx';
 import { RequireSession } from './routes/require-session.tsx';

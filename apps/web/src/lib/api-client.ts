@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import { env } from '../config/env.ts';
 import { clearSession, sessionStore } from './auth/session.ts';
 import { liveCursor } from './live-stream-state.ts';
+import { leaveForLogin } from './unauthorized.ts';
 
 export type ApiErrorKind = 'http' | 'network' | 'parse';
 
@@ -58,20 +59,12 @@ export interface RequestOptions<T> {
   handleUnauthorized?: boolean;
 }
 
-type UnauthorizedHandler = () => void;
-let onUnauthorized: UnauthorizedHandler = () => {
-  if (typeof window !== 'undefined') window.location.hash = '#/auth/login';
-};
-
-/** The router registers how to leave for the login page; every 401 ends here. */
-export function setUnauthorizedHandler(handler: UnauthorizedHandler) {
-  onUnauthorized = handler;
-}
+export { setUnauthorizedHandler } from './unauthorized.ts';
 
 /** A signed-in call was refused (401): the session ends and the login page shows (the stream too). */
 export function endUnauthorizedSession() {
   clearSession();
-  onUnauthorized();
+  leaveForLogin();
 }
 
 export function apiUrl(path: string, query?: RequestOptions<unknown>['query']): string {

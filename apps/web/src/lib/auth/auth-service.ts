@@ -1,7 +1,6 @@
 import { AUTH_TEXTS, type LoginForm, SIGNATURE_EXPIRED } from '@forecourt/contract/auth-rules';
 import type { CurrentUser } from '@forecourt/contract/users';
 import { env } from '../../config/env.ts';
-import { api, isApiError } from '../api-client.ts';
 import { createStore } from '../create-store.ts';
 import type { AuthResult } from './auth-result.ts';
 import './builtin-providers.ts';
@@ -35,11 +34,15 @@ export function takeAuthFlash(): AuthFlash | null {
 
 export const currentUserQueryKey = ['user', 'current'] as const;
 
-/** The schemas need zod, which the login route does without: fetched with the first answer that needs them. */
+/**
+ * The schemas need zod, and the login page shows before any call: both load with the first answer that
+ * needs them (the signed-in routes have them already).
+ */
 const loadSchemas = () => import('./schemas.ts');
+const loadApi = () => import('../api-client.ts');
 
 export async function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUser> {
-  const { CurrentUserSchema } = await loadSchemas();
+  const [{ CurrentUserSchema }, { api }] = await Promise.all([loadSchemas(), loadApi()]);
   return api.get('/api/user/', { schema: CurrentUserSchema, signal, handleUnauthorized: false });
 }
 
@@ -63,8 +66,8 @@ export async function adoptResult(result: AuthResult): Promise<AuthResult> {
  * token, so the route guard sends the visitor back to login, where the flash shows what went wrong.
  */
 export async function signIn(values: LoginForm): Promise<AuthResult> {
-  // The user's schema loads while the credentials travel.
-  void loadSchemas();
+  // The user's schema loads while the credentials travel (fetchCurrentUser says so if it cannot).
+  loadSchemas().catch(() => undefined);
   const result = await adoptResult(await authProvider().authenticate(values));
   authFlashStore.set({
     errors: result.success ? [] : result.errors,
@@ -100,10 +103,12 @@ export type VerifyOutcome = 'valid' | 'expired' | 'ignored';
 export async function verifyToken(token = sessionStore.get().token): Promise<VerifyOutcome> {
   if (!token) return 'ignored';
   try {
+    const { api } = await loadApi();
     await api.post('/api-token-verify/', { token }, { handleUnauthorized: false });
     return 'valid';
   } catch (error) {
-    if (!isApiError(error)) return 'ignored';
+    const client = await loadApi().catch(() => null);
+    if (!client?.isApiError(error)) return 'ignored';
     const nonField = (error.body as { non_field_errors?: unknown } | null)?.non_field_errors;
     return Array.isArray(nonField) && nonField[0] === SIGNATURE_EXPIRED ? 'expired' : 'ignored';
   }
@@ -116,7 +121,7 @@ export async function verifyToken(token = sessionStore.get().token): Promise<Ver
 export async function refreshToken(token = sessionStore.get().token): Promise<boolean> {
   if (!token) return false;
   try {
-    const { TokenResponseSchema } = await loadSchemas();
+    const [{ TokenResponseSchema }, { api }] = await Promise.all([loadSchemas(), loadApi()]);
     const fresh = await api.post(
       '/api-token-refresh/',
       { token },

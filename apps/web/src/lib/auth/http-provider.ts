@@ -1,5 +1,4 @@
 import { AUTH_TEXTS } from '@forecourt/contract/auth-rules';
-import { apiRequest, isApiError } from '../api-client.ts';
 import { type AuthResult, authResult } from './auth-result.ts';
 import type { AuthProvider } from './providers.ts';
 import type { TokenKind } from './token.ts';
@@ -38,6 +37,14 @@ function tokenOf(body: unknown): string {
 }
 
 async function call(endpoint: Endpoint, body: unknown): Promise<AuthResult> {
+  // The API client loads with the first call: the login page shows without it.
+  let client: typeof import('../api-client.ts');
+  try {
+    client = await import('../api-client.ts');
+  } catch (error) {
+    return authResult({ success: false, response: error, errors: [AUTH_TEXTS.networkFailed] });
+  }
+  const { apiRequest, isApiError } = client;
   try {
     const response = await apiRequest(endpoint.path, {
       method: endpoint.method,
