@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { i18nPlugin } from './vite/i18n-plugin.ts';
+import { precompressPlugin } from './vite/precompress-plugin.ts';
 import { zodJitlessPlugin } from './vite/zod-jitless-plugin.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -29,6 +30,7 @@ export default defineConfig(({ command, mode }) => {
       zodJitlessPlugin(path.join(here, 'src/zod-jitless.ts')),
       react(),
       i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') }),
+      precompressPlugin(),
     ],
     resolve: {
       alias:

@@ -215,7 +215,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const webRoot = opts.webRoot === undefined ? defaultWebRoot : opts.webRoot;
   if (webRoot && existsSync(webRoot)) {
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'] });
+    // Assets the web build compressed at its best quality (`file.br`, `file.gz`) go out as they are.
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      preCompressed: true,
+    });
     // Plain paths typed into the address bar (`/site/3/pump/status/log`) get the SPA, which turns them into
     // its hash route. Only browsers asking for a page; the API, files and anything else keep their 404.
     app.get('/*', { schema: { hide: true } }, (request, reply) => {

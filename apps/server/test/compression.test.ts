@@ -1,7 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import {
+  brotliCompressSync,
+  brotliDecompressSync,
+  gunzipSync,
+  gzipSync,
+  constants as zlibConstants,
+} from 'node:zlib';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
@@ -23,6 +29,13 @@ describe.skipIf(postgresUnavailable)('compression', () => {
     mkdirSync(path.join(webRoot, 'assets'));
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>Forecourt</title>');
     writeFileSync(path.join(webRoot, 'assets', 'app.js'), script);
+    // What the web build writes beside an asset (apps/web/vite/precompress-plugin.ts).
+    writeFileSync(path.join(webRoot, 'assets', 'built.js'), script);
+    writeFileSync(
+      path.join(webRoot, 'assets', 'built.js.br'),
+      brotliCompressSync(script, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+    writeFileSync(path.join(webRoot, 'assets', 'built.js.gz'), gzipSync(script, { level: 9 }));
     t = await buildTestApp({}, { webRoot });
     f = await fleetFixture(t.database);
     await settleCommands(t.database);
@@ -108,6 +121,35 @@ describe.skipIf(postgresUnavailable)('compression', () => {
     const plain = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(script);
+  });
+
+  it('sends an asset the build compressed as it is, in the encoding the client prefers, never twice', async () => {
+    const dir = path.join(webRoot, 'assets');
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/assets/built.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(Buffer.compare(br.rawPayload, readFileSync(path.join(dir, 'built.js.br')))).toBe(0);
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(script);
+
+    const gz = await t.app.inject({
+      method: 'GET',
+      url: '/assets/built.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(Buffer.compare(gz.rawPayload, readFileSync(path.join(dir, 'built.js.gz')))).toBe(0);
+
+    const plain = await t.app.inject({ method: 'GET', url: '/assets/built.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+    // The compressed copies are not pages of their own.
+    expect((await t.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
   });
 
   it('takes a device body sent gzipped, and answers a corrupt or unknown encoding with a 4xx', async () => {
