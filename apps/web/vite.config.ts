@@ -27,7 +27,7 @@ const SIGNED_IN_FIRST_VIEW = new RegExp(
     [
       String.raw`app[\\/]frame[\\/]pages-frame\.tsx`,
       String.raw`lib[\\/]auth[\\/]schemas\.ts`,
-      String.raw`app[\\/]routes[\\/]pages[\\/]dashboards[\\/](agent-dashboard-page\.tsx|lazy-widgets\.ts)`,
+      String.raw`app[\\/]routes[\\/]pages[\\/]dashboards[\\/](agent-dashboard-page\.tsx|lazy-widgets\.ts|first-reads\.ts)`,
       String.raw`widgets[\\/]maps[\\/]components[\\/]map-widgets\.tsx`,
       String.raw`widgets[\\/](sites-online|alerts|local-time)[\\/]components[\\/][a-z-]+-widget\.tsx`,
     ].join('|') +
