@@ -94,7 +94,7 @@ describe('sign-in screens', () => {
     await p.context().close();
   });
 
-  it('the agent dashboard, opened signed in, stays within 328 KB of JavaScript, gzip', async () => {
+  it('the agent dashboard, opened signed in, stays within 304 KB of JavaScript, gzip', async () => {
     const base = shell.server.url;
     const token = await apiSignIn(base, 'agent');
     const user = await apiGet<{ agent: number }>(base, token, '/api/user/');
@@ -117,9 +117,10 @@ describe('sign-in screens', () => {
     console.log(`agent dashboard: JS ${(js / 1024).toFixed(1)} KB gzip in ${bodies.length} files`);
     // 357 KB before the widgets below the fold were fetched only near the viewport (344.8 KB measured after;
     // 349.7 KB with the live updates' stream client); 323.7 KB once menus, popovers, tooltips, modals, the
-    // settings drawer and the toasts' container came on first use. Issue 15's target of 250 KB is not reached
-    // (bench/README.md).
-    assert.ok(js <= 328 * 1024, `JS ${js} bytes`);
+    // settings drawer and the toasts' container came on first use; 300.4 KB in 14 files once the frame, the
+    // dashboard and its first widgets came as one chunk (vite.config.ts). Issue 15's target of 250 KB is not
+    // reached (bench/README.md).
+    assert.ok(js <= 304 * 1024, `JS ${js} bytes`);
     await p.context().close();
   });
 
