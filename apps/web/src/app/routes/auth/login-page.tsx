@@ -3,7 +3,7 @@ import { Anchor, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput 
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate } from 'react-router';
-import { FormAlerts, preloadFormAlerts } from '../../../components/form-alerts.tsx';
+import { FormAlerts } from '../../../components/form-alerts.tsx';
 import { withTranslatedError } from '../../../i18n/messages.ts';
 import { authFlashStore, signIn } from '../../../lib/auth/auth-service.ts';
 import { hasSession, useSession } from '../../../lib/auth/session.ts';
@@ -34,7 +34,6 @@ export function LoginPage() {
   if (hasSession(session) && !submittingRef.current) return <Navigate to="/agent/dashboard" replace />;
 
   const onSubmit = form.handleSubmit(async (values: LoginForm) => {
-    preloadFormAlerts();
     submittingRef.current = true;
     setSubmitting(true);
     setErrors([]);

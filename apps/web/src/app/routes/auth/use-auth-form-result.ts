@@ -1,7 +1,6 @@
 import { AUTH_REDIRECT_DELAY_MS } from '@forecourt/contract/rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { preloadFormAlerts } from '../../../components/form-alerts.tsx';
 import type { AuthResult } from '../../../lib/auth/auth-result.ts';
 import { authFlashStore } from '../../../lib/auth/auth-service.ts';
 
@@ -25,7 +24,6 @@ export function useAuthFormResult() {
 
   const run = useCallback(
     async (call: () => Promise<AuthResult>) => {
-      preloadFormAlerts();
       setSubmitting(true);
       setErrors([]);
       setMessages([]);
