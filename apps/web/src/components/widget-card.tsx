@@ -2,6 +2,7 @@ import { ActionIcon, Button, Card, Center, Group, Loader, Stack, Text, Title } f
 import { IconAlertTriangle, IconInfoCircle, IconRefresh } from '@tabler/icons-react';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatTimeOfDay } from '../i18n/format.ts';
 import { isApiError } from '../lib/api-client.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { onDemand, preload, useOnDemand } from './on-demand.tsx';
@@ -171,7 +172,7 @@ export function WidgetCard(props: WidgetCardProps) {
           <div>{props.footer}</div>
           {updatedAt ? (
             <Text size="xs" c="dimmed">
-              {t('UPDATED_AT', { time: new Date(updatedAt).toLocaleTimeString(i18n.language) })}
+              {t('UPDATED_AT', { time: formatTimeOfDay(updatedAt, i18n.language) })}
             </Text>
           ) : null}
         </Group>

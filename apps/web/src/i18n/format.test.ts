@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateTimeWriter, shortDateWriter } from './format.ts';
+import { dateTimeWriter, formatTimeOfDay, shortDateWriter } from './format.ts';
 
 const at = new Date('2026-11-24T14:05:09Z');
 
@@ -16,5 +16,14 @@ describe('dates in the language of the console', () => {
     expect(ar).toMatch(/^24\u200F?\/11\u200F?\/2026/); // day first, right-to-left marks between the parts
     expect(ar).toContain('\u060C'); // the Arabic comma between date and time
     expect(ar).not.toBe(dateTimeWriter('en')(at, 'UTC'));
+  });
+});
+
+describe('the time of day of a widget card', () => {
+  it('writes what toLocaleTimeString writes, in each language', () => {
+    for (const language of ['en', 'fr', 'ar']) {
+      expect(formatTimeOfDay(at, language)).toBe(at.toLocaleTimeString(language));
+      expect(formatTimeOfDay(at.getTime(), language)).toBe(at.toLocaleTimeString(language));
+    }
   });
 });
