@@ -1,21 +1,45 @@
 import { Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { mapTerminalQueries } from '../../../lib/api/map-terminals.ts';
 import type { FleetScope, SiteScope } from '../../../lib/scope.ts';
 import { useTileUrls } from '../api/get-web-config.ts';
 
-// Leaflet and its stylesheet load with the first map widget, not with the page: fetched as the widget
-// mounts, alongside its data.
+// Leaflet and its stylesheet (~50 KB gzip, the largest script of a dashboard) load with the first map widget,
+// not with the page, and only once the widget has its data and the browser is idle after painting it: on a
+// phone the text widgets (counters, alerts) then get the bandwidth and the main thread first, and the map
+// follows (issue 15: the sites counter is the largest paint of the agent dashboard).
 const loadLeafletMaps = () => import('./leaflet-maps.tsx');
 const CompanyMapCanvas = lazy(() => loadLeafletMaps().then((m) => ({ default: m.CompanyMapCanvas })));
 const AerialMapCanvas = lazy(() => loadLeafletMaps().then((m) => ({ default: m.AerialMapCanvas })));
-function usePreloadLeaflet() {
+
+const whenIdle: (run: () => void) => () => void =
+  typeof window !== 'undefined' && typeof window.requestIdleCallback === 'function'
+    ? (run) => {
+        const id = window.requestIdleCallback(run, { timeout: 1_000 });
+        return () => window.cancelIdleCallback(id);
+      }
+    : (run) => {
+        const id = setTimeout(run, 1);
+        return () => clearTimeout(id);
+      };
+
+let leafletRequested = false;
+
+/** True once Leaflet may load: at once when it was asked for before, else when idle after `ready`. */
+function useLeafletWhenIdle(ready: boolean) {
+  const [go, setGo] = useState(leafletRequested);
   useEffect(() => {
-    void loadLeafletMaps();
-  }, []);
+    if (!ready || go) return;
+    return whenIdle(() => {
+      leafletRequested = true;
+      void loadLeafletMaps();
+      setGo(true);
+    });
+  }, [ready, go]);
+  return go;
 }
 
 /** Box height of the map widgets. */
@@ -37,9 +61,9 @@ export interface CompanyMapWidgetProps {
 /** Active terminals company map: road map, zoom 9, London by default; clusters coloured by their worst terminal. */
 export function CompanyMapWidget({ scope }: CompanyMapWidgetProps) {
   const { t } = useTranslation();
-  usePreloadLeaflet();
   const query = useQuery(mapTerminalQueries.fleet(scope));
   const tiles = useTileUrls();
+  const leaflet = useLeafletWhenIdle(query.data !== undefined);
   return (
     <WidgetCard
       title={t('COMPANY_MAP')}
@@ -49,7 +73,8 @@ export function CompanyMapWidget({ scope }: CompanyMapWidgetProps) {
       loading={query.isPending || !tiles.settled}
       data-testid="company-map"
     >
-      {query.data && (
+      {query.data && !leaflet && <MapLoader />}
+      {query.data && leaflet && (
         <Suspense fallback={<MapLoader />}>
           <CompanyMapCanvas sites={query.data} tileUrl={tiles.road} />
         </Suspense>
@@ -65,9 +90,9 @@ export interface AerialMapWidgetProps {
 /** Aerial map of a site: satellite view at zoom 18, terminals green on, red off, yellow otherwise. */
 export function AerialMapWidget({ scope }: AerialMapWidgetProps) {
   const { t } = useTranslation();
-  usePreloadLeaflet();
   const query = useQuery(mapTerminalQueries.site(scope));
   const tiles = useTileUrls();
+  const leaflet = useLeafletWhenIdle(query.data !== undefined && query.data.length > 0);
   return (
     <WidgetCard
       title={t('AERIAL_MAP')}
@@ -79,7 +104,8 @@ export function AerialMapWidget({ scope }: AerialMapWidgetProps) {
       emptyMessage={t('MAP_NO_TERMINALS')}
       data-testid="aerial-map"
     >
-      {query.data && (
+      {query.data && !leaflet && <MapLoader />}
+      {query.data && leaflet && (
         <Suspense fallback={<MapLoader />}>
           <AerialMapCanvas terminals={query.data} tileUrl={tiles.satellite} />
         </Suspense>
