@@ -1,11 +1,14 @@
 import { hasSession, sessionStore } from '../lib/auth/session.ts';
+import { startEarlyReads } from '../lib/early-reads.ts';
+import type { FleetScope } from '../lib/scope.ts';
+import { fleetFirstReadUrls } from './routes/pages/dashboards/first-read-urls.ts';
 
 /**
  * With a session already stored, the page frame and the dashboard the address names are fetched at once,
  * alongside the translations, instead of one after the other once the translations have arrived (each step
  * of that chain is a round trip on a phone). The route table's own `lazy()` imports then find them loaded.
- * A fleet dashboard's map code (Leaflet) comes at once too, and its first reads go out as soon as the stored
- * user has been checked, instead of once the frame and the page have rendered.
+ * A fleet dashboard's first reads go out at once (lib/early-reads.ts), their answers checked by the schemas once
+ * the stored user has been checked, instead of once the frame and the page have rendered.
  */
 export function preloadSignedInRoute(hash = window.location.hash) {
   if (!hasSession()) return;
@@ -22,15 +25,21 @@ export function preloadSignedInRoute(hash = window.location.hash) {
     void import('./routes/pages/dashboards/company-dashboard-page.tsx');
   }
   if (!agent && !company) return;
-  void import('../widgets/maps/components/leaflet-maps.tsx');
+  // The bare `#/agent/dashboard` shows an agent's own dashboard; other users are sent elsewhere.
+  const scopeOf = (user: { agent?: number | null } | null): FleetScope | null => {
+    if (company) return { kind: 'company', id: Number(company[1]) };
+    const id = Number(agent?.[1] ?? (user?.agent || 0));
+    return id > 0 ? { kind: 'agent', id } : null;
+  };
+  // The stored user as it looks at a glance (the schemas check it below): its first reads go out now.
+  const early = scopeOf(sessionStore.get().user);
+  if (early) startEarlyReads(fleetFirstReadUrls(early), sessionStore.get().token);
   const reads = import('./routes/pages/dashboards/first-reads.ts');
   void Promise.all([schemas, reads]).then(([{ checkStoredUser }, { prefetchFleetDashboard }]) => {
     checkStoredUser();
     const { user } = sessionStore.get();
     if (!hasSession() || !user) return;
-    // The bare `#/agent/dashboard` shows an agent's own dashboard; other users are sent elsewhere.
-    const agentId = agent ? Number(agent[1] ?? (user.agent || 0)) : 0;
-    if (agent && agentId > 0) prefetchFleetDashboard({ kind: 'agent', id: agentId });
-    else if (company) prefetchFleetDashboard({ kind: 'company', id: Number(company[1]) });
+    const scope = scopeOf(user);
+    if (scope) prefetchFleetDashboard(scope);
   });
 }

@@ -1,6 +1,8 @@
 import type { ZodType } from 'zod';
 import { env } from '../config/env.ts';
+import { apiUrl, authHeaders, type QueryValue } from './api-url.ts';
 import { clearSession, sessionStore } from './auth/session.ts';
+import { clearEarlyReads, takeEarlyRead } from './early-reads.ts';
 import { liveCursor } from './live-stream-state.ts';
 import { leaveForLogin } from './unauthorized.ts';
 
@@ -38,8 +40,6 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
-type QueryValue = string | number | boolean | null | undefined;
-
 export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** JSON body. */
@@ -67,23 +67,7 @@ export function endUnauthorizedSession() {
   leaveForLogin();
 }
 
-export function apiUrl(path: string, query?: RequestOptions<unknown>['query']): string {
-  const base = /^https?:\/\//.test(path) ? path : `${env.apiBase}${path.startsWith('/') ? path : `/${path}`}`;
-  if (!query) return base;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    const values = Array.isArray(value) ? value : [value];
-    for (const v of values) if (v !== undefined && v !== null && v !== '') params.append(key, String(v));
-  }
-  const qs = params.toString();
-  return qs ? `${base}${base.includes('?') ? '&' : '?'}${qs}` : base;
-}
-
-/** Header carrying the token: `Authorization: JWT <token>`, or the raw token in the configured header. */
-export function authHeaders(token: string): Record<string, string> {
-  if (!token) return {};
-  return env.authHeaderMode === 'raw' ? { [env.authHeader]: token } : { [env.authHeader]: `JWT ${token}` };
-}
+export { apiUrl, authHeaders };
 
 export function errorsFromBody(body: unknown): string[] {
   if (!body || typeof body !== 'object') return [];
@@ -123,7 +107,10 @@ const LAST_ANSWERS_MAX = 200;
 
 // Signing out forgets them all.
 sessionStore.subscribe(() => {
-  if (!sessionStore.get().token) lastAnswers.clear();
+  if (!sessionStore.get().token) {
+    lastAnswers.clear();
+    clearEarlyReads();
+  }
 });
 
 function rememberAnswer(key: string, etag: string, value: unknown) {
@@ -157,9 +144,14 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     body: text ?? (body !== undefined ? JSON.stringify(body) : undefined),
   };
 
+  // A plain read the entry chunk already sent (lib/early-reads.ts): its answer, handled as below.
+  const early =
+    method === 'GET' && !last && !cursor && !headers && text === undefined && body === undefined
+      ? takeEarlyRead(url, token)
+      : undefined;
   let response: Response;
   try {
-    response = await fetch(url, init);
+    response = await (early ?? fetch(url, init));
   } catch (error) {
     if ((error as Error)?.name === 'AbortError') throw error;
     throw new ApiError({ status: 0, kind: 'network', errors: [], message: (error as Error)?.message });
