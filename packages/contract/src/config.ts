@@ -17,5 +17,18 @@ export const WebConfigSchema = z.object({
   tileSatelliteReachable: z
     .boolean()
     .describe('Whether the server reached the satellite tile server, as tileRoadReachable'),
+  weatherReachable: z
+    .boolean()
+    .describe(
+      'Whether the weather provider behind GET /api/weather/ gave the server a usable forecast for one place ' +
+        '(checked at most every 10 minutes; false for OpenWeatherMap without WEATHER_API_KEY). When false the ' +
+        'weather widget asks for no forecast and says the service cannot be reached, so a browser never logs a 503.',
+    ),
+  geocoderReachable: z
+    .boolean()
+    .describe(
+      'Whether the reverse geocoder behind GET /api/geo/reverse/ gave the server an answer for one place, as ' +
+        'weatherReachable. When false the weather widget asks for no city name and shows the site name instead.',
+    ),
 });
 export type WebConfig = z.infer<typeof WebConfigSchema>;

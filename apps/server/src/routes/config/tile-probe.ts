@@ -1,5 +1,7 @@
+import { everyTtl, PROBE_TTL_MS } from './reachability.ts';
+
 /** How long one check of a tile server holds. */
-export const TILE_PROBE_TTL_MS = 10 * 60_000;
+export const TILE_PROBE_TTL_MS = PROBE_TTL_MS;
 /** A tile server that has not answered by then is taken as unreachable. */
 const TILE_PROBE_TIMEOUT_MS = 2_500;
 
@@ -31,20 +33,20 @@ async function answers(url: string): Promise<boolean> {
 export function tileProbe(opts: { ttlMs?: number; check?: (url: string) => Promise<boolean> } = {}) {
   const ttlMs = opts.ttlMs ?? TILE_PROBE_TTL_MS;
   const check = opts.check ?? answers;
-  const known = new Map<string, { at: number; value: Promise<boolean>; settled?: boolean }>();
+  const known = new Map<string, () => Promise<boolean>>();
   return function reachable(template: string): Promise<boolean> {
-    const entry = known.get(template);
-    if (entry && Date.now() - entry.at < ttlMs) return entry.value;
-    let url: string;
-    try {
-      url = firstTileUrl(template);
-      new URL(url);
-    } catch {
-      return Promise.resolve(false);
+    let probe = known.get(template);
+    if (!probe) {
+      let url: string;
+      try {
+        url = firstTileUrl(template);
+        new URL(url);
+      } catch {
+        return Promise.resolve(false);
+      }
+      probe = everyTtl(() => check(url), ttlMs);
+      known.set(template, probe);
     }
-    const next = { at: Date.now(), value: check(url) };
-    known.set(template, next);
-    // Until the new check is done, the previous answer stands.
-    return entry ? entry.value : next.value;
+    return probe();
   };
 }

@@ -58,6 +58,36 @@ export function weatherOptionsFromEnv(env: Env): WeatherServiceOptions {
 /** Coordinates rounded to 2 decimals (about 1 km): the cache key and what the provider is asked. */
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** Where the reachability checks ask for a forecast and a place name: Greenwich, which every provider knows. */
+export const PROBE_POINT = { latitude: 51.48, longitude: 0 } as const;
+/** A reachability check slower than this counts as unreachable: `GET /api/config` waits for the first one. */
+export const PROBE_TIMEOUT_MS = 2_500;
+
+const succeeds = (p: Promise<unknown>) =>
+  p.then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * One uncached call each to the weather provider and to the geocoder, for Greenwich: whether it gives a usable
+ * answer now (reachable, key accepted, answer understood). OpenWeatherMap without WEATHER_API_KEY is unreachable
+ * without a call. Every failure is `false`, never an exception.
+ */
+export function providerChecks(opts: WeatherServiceOptions, timeoutMs = PROBE_TIMEOUT_MS) {
+  const { latitude: lat, longitude: lng } = PROBE_POINT;
+  const wait = Math.min(timeoutMs, opts.timeoutMs ?? timeoutMs);
+  return {
+    weather: () =>
+      succeeds(
+        opts.weatherProvider === 'openweathermap'
+          ? fetchOpenWeatherMap(opts.weatherUrl, opts.weatherApiKey, lat, lng, 'metric', wait)
+          : fetchOpenMeteo(opts.weatherUrl, lat, lng, 'metric', wait),
+      ),
+    geocoder: () => succeeds(reverseGeocode(opts.geoProvider, opts.geoUrl, opts.geoApiKey, lat, lng, wait)),
+  };
+}
+
 /** Weather forecasts and reverse geocoding through the server, cached per rounded coordinates. */
 export function createWeatherService(opts: WeatherServiceOptions) {
   const timeoutMs = opts.timeoutMs ?? 4_000;

@@ -24,6 +24,8 @@ const CONFIG = {
   tileUrlSatellite: 'http://127.0.0.1:9/s/{z}/{y}/{x}',
   tileRoadReachable: true,
   tileSatelliteReachable: true,
+  weatherReachable: true,
+  geocoderReachable: true,
 };
 
 describe('CompanyMapWidget', () => {
