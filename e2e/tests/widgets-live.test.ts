@@ -5,7 +5,8 @@ import { journey, type Locator, type Page, shot, toCosmic, widget } from '../src
 /**
  * Maps, transaction activity and weather on the live dashboards. Tiles, weather and geocoding point
  * at a closed local port, so every run sees what a machine without network sees: markers on a plain
- * background with a note, and a clear "weather service is unavailable".
+ * background with a note, and a weather widget that says the server cannot reach the weather service, without
+ * ever asking for a forecast or a place name (each 503 would be a console error).
  */
 
 const NOWHERE = 'http://127.0.0.1:9';
@@ -30,11 +31,18 @@ async function expectMarkers(map: Locator): Promise<number> {
   return count;
 }
 
-async function expectWeatherUnavailable(p: Page) {
+async function expectWeatherUnreachable(p: Page) {
   const weather = widget(p, 'Weather');
-  await weather.getByText('The weather service is unavailable.').waitFor();
+  await weather.getByText('The server cannot reach the weather service.').waitFor();
   const box = await weather.boundingBox();
   assert.equal(Math.round(box?.height ?? 0), 220, 'weather box is 220 px high');
+  const asked = await p.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => e.name)
+      .filter((url) => /\/api\/(weather|geo\/reverse)\//.test(url)),
+  );
+  assert.deepEqual(asked, [], 'no forecast or place name is asked for');
 }
 
 /** How many pixels of a canvas are painted (not transparent). */
@@ -78,7 +86,7 @@ describe('live widgets: maps, transaction activity, weather', () => {
       );
     }
     await map.getByText(/^Updated /).waitFor();
-    await expectWeatherUnavailable(p);
+    await expectWeatherUnreachable(p);
     await shot(p, 'widgets-agent-map-zoomed-light', map);
     await shot(p, 'widgets-agent-weather-light', widget(p, 'Weather'));
     await toCosmic(p);
@@ -104,7 +112,7 @@ describe('live widgets: maps, transaction activity, weather', () => {
       return r.status;
     }, companyId);
     assert.equal(res, 200);
-    await expectWeatherUnavailable(p);
+    await expectWeatherUnreachable(p);
     await shot(p, 'widgets-company-map-light', map);
     await toCosmic(p);
     await shot(p, 'widgets-company-map-cosmic', map);
@@ -137,7 +145,7 @@ describe('live widgets: maps, transaction activity, weather', () => {
     assert.ok((await inkedPixels(day)) > 500, 'last 24 hours chart is drawn');
     const box = await activity.boundingBox();
     assert.equal(Math.round(box?.height ?? 0), 450, 'transaction activity box is 450 px high');
-    await expectWeatherUnavailable(p);
+    await expectWeatherUnreachable(p);
 
     await shot(p, 'widgets-site-aerial-light', aerial);
     await shot(p, 'widgets-site-transactions-light', activity);
@@ -153,7 +161,7 @@ describe('live widgets: maps, transaction activity, weather', () => {
       const p = await signedIn(user, { width: 390, height: 844 });
       const map = widget(p, user === 'agent' ? 'Active terminals' : 'Aerial map');
       await expectMarkers(map);
-      await expectWeatherUnavailable(p);
+      await expectWeatherUnreachable(p);
       if (user === 'site') {
         await widget(p, 'Transaction activity')
           .getByRole('img', { name: /Last hour/ })

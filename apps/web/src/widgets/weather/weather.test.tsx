@@ -1,8 +1,9 @@
 import type { ForecastItem, WeatherResponse } from '@forecourt/contract/weather';
-import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
+import { WEATHER_REFRESH_MS } from './api/get-weather.ts';
 import { WeatherWidget } from './components/weather.tsx';
 import { WeatherView } from './components/weather-view.tsx';
 import { formatDegrees, weatherDays } from './weather-days.ts';
@@ -154,9 +155,23 @@ const SITE = {
   timezone: 'Europe/London',
 };
 
+/** GET /api/config: the server reaches both services unless told otherwise. */
+function config(reachable: Partial<{ weatherReachable: boolean; geocoderReachable: boolean }> = {}) {
+  return json({
+    tileUrlRoad: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+    tileUrlSatellite: 'http://127.0.0.1:9/s/{z}/{y}/{x}',
+    tileRoadReachable: false,
+    tileSatelliteReachable: false,
+    weatherReachable: true,
+    geocoderReachable: true,
+    ...reachable,
+  });
+}
+
 describe('WeatherWidget', () => {
   it("asks the server for the site's forecast and city, in a 220 px box", async () => {
     const fetch = mockFetch({
+      'GET /api/config': config(),
       'GET /api/site/detail/101/': json(SITE),
       'GET /api/weather/': json(forecast()),
       'GET /api/geo/reverse/': json({ latitude: 53.8, longitude: -1.55, city: 'City of Leeds' }),
@@ -173,6 +188,7 @@ describe('WeatherWidget', () => {
 
   it('says clearly that the weather service is unavailable when the server answers 503', async () => {
     const fetch = mockFetch({
+      'GET /api/config': config(),
       'GET /api/site/detail/101/': json(SITE),
       'GET /api/weather/': json({ data: { errors: ['Weather service is unavailable: fetch failed'] } }, 503),
       'GET /api/geo/reverse/': json({ data: { errors: ['Geocoding service is unavailable'] } }, 503),
@@ -187,6 +203,7 @@ describe('WeatherWidget', () => {
 
   it('falls back to the site name when reverse geocoding fails', async () => {
     mockFetch({
+      'GET /api/config': config(),
       'GET /api/site/detail/101/': json({ ...SITE, city: null }),
       'GET /api/weather/': json(forecast()),
       'GET /api/geo/reverse/': json({ data: { errors: ['Geocoding service is unavailable'] } }, 503),
@@ -197,6 +214,7 @@ describe('WeatherWidget', () => {
 
   it("uses the first located site of a company's map", async () => {
     const fetch = mockFetch({
+      'GET /api/config': config(),
       'GET /api/company/11/map/terminals/': json([
         { id: 1, site_title: 'No terminals', site_no: '1', terminals: [] },
         {
@@ -220,8 +238,88 @@ describe('WeatherWidget', () => {
   });
 
   it('says when the dashboard has no location', async () => {
-    mockFetch({ 'GET /api/agent/7/map/terminals/': json([]) });
+    mockFetch({ 'GET /api/config': config(), 'GET /api/agent/7/map/terminals/': json([]) });
     renderWithProviders(<WeatherWidget scope={{ kind: 'agent', id: 7 }} />);
     expect(await screen.findByText('No location is known for this dashboard.')).toBeInTheDocument();
+  });
+
+  it('asks for no forecast when the server cannot reach the weather service, and says so with the place', async () => {
+    const fetch = mockFetch({
+      'GET /api/config': config({ weatherReachable: false }),
+      'GET /api/site/detail/101/': json(SITE),
+      'GET /api/weather/': json(forecast()),
+      'GET /api/geo/reverse/': json({ latitude: 53.8, longitude: -1.55, city: 'City of Leeds' }),
+    });
+    renderWithProviders(<WeatherWidget scope={{ kind: 'site', id: 101 }} />);
+    const card = screen.getByRole('region', { name: 'Weather' });
+    const status = await within(card).findByTestId('weather-unreachable');
+    expect(status).toHaveTextContent('The server cannot reach the weather service.');
+    expect(status).toHaveTextContent('the server checks again every 10 minutes');
+    expect(await within(card).findByText('City of Leeds')).toBeInTheDocument();
+    expect(within(card).queryByRole('tab')).not.toBeInTheDocument();
+    expect(within(card).queryByRole('alert')).not.toBeInTheDocument();
+    expect(fetch.find('GET', '/api/weather/')).toHaveLength(0);
+  });
+
+  it('asks for neither when the server reaches neither service, naming the place by its site', async () => {
+    const fetch = mockFetch({
+      'GET /api/config': config({ weatherReachable: false, geocoderReachable: false }),
+      'GET /api/site/detail/101/': json({ ...SITE, city: null }),
+    });
+    renderWithProviders(<WeatherWidget scope={{ kind: 'site', id: 101 }} />);
+    expect(await screen.findByTestId('weather-unreachable')).toBeInTheDocument();
+    expect(screen.getByTestId('weather-city')).toHaveTextContent('Leeds Road');
+    expect(fetch.find('GET', '/api/weather/')).toHaveLength(0);
+    expect(fetch.find('GET', '/api/geo/reverse/')).toHaveLength(0);
+  });
+
+  it('shows the forecast without asking for a city when only the geocoder cannot be reached', async () => {
+    const fetch = mockFetch({
+      'GET /api/config': config({ geocoderReachable: false }),
+      'GET /api/site/detail/101/': json(SITE),
+      'GET /api/weather/': json(forecast()),
+    });
+    renderWithProviders(<WeatherWidget scope={{ kind: 'site', id: 101 }} />);
+    expect(await screen.findAllByRole('tab')).toHaveLength(5);
+    expect(screen.getByTestId('weather-city')).toHaveTextContent('Leeds');
+    expect(fetch.find('GET', '/api/weather/')).toHaveLength(1);
+    expect(fetch.find('GET', '/api/geo/reverse/')).toHaveLength(0);
+    expect(screen.queryByTestId('weather-unreachable')).not.toBeInTheDocument();
+  });
+
+  it('asks as before when the settings cannot be read', async () => {
+    const fetch = mockFetch({
+      'GET /api/config': json({ data: { errors: ['down'] } }, 500),
+      'GET /api/site/detail/101/': json(SITE),
+      'GET /api/weather/': json(forecast()),
+      'GET /api/geo/reverse/': json({ latitude: 53.8, longitude: -1.55, city: 'City of Leeds' }),
+    });
+    renderWithProviders(<WeatherWidget scope={{ kind: 'site', id: 101 }} />);
+    // The settings are asked twice (one retry, a second apart) before the widget goes on without them.
+    expect(await screen.findByText('City of Leeds', undefined, { timeout: 4_000 })).toBeInTheDocument();
+    expect(fetch.find('GET', '/api/config')).toHaveLength(2);
+    expect(fetch.find('GET', '/api/weather/')).toHaveLength(1);
+  });
+
+  it('reads the settings again with each forecast refresh, and shows the forecast once the service is back', async () => {
+    // Real timers come back after each test (vitest.setup.ts).
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let reachable = false;
+    const fetch = mockFetch({
+      'GET /api/config': () => config({ weatherReachable: reachable }),
+      'GET /api/site/detail/101/': json(SITE),
+      'GET /api/weather/': json(forecast()),
+      'GET /api/geo/reverse/': json({ latitude: 53.8, longitude: -1.55, city: 'City of Leeds' }),
+    });
+    renderWithProviders(<WeatherWidget scope={{ kind: 'site', id: 101 }} />);
+    expect(await screen.findByTestId('weather-unreachable')).toBeInTheDocument();
+    reachable = true;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(WEATHER_REFRESH_MS);
+    });
+    expect(await screen.findAllByRole('tab')).toHaveLength(5);
+    expect(screen.queryByTestId('weather-unreachable')).not.toBeInTheDocument();
+    expect(fetch.find('GET', '/api/config')).toHaveLength(2);
+    expect(fetch.find('GET', '/api/weather/')).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { GeoReverseResponseSchema, WeatherResponseSchema } from '@forecourt/contract/weather';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { configQueries } from '../../../lib/api/config.ts';
 import { polled } from '../../../lib/api/live.ts';
 import { mapTerminalQueries } from '../../../lib/api/map-terminals.ts';
 import { QUERY_ROOTS } from '../../../lib/api/query-keys.ts';
@@ -56,6 +57,25 @@ export const weatherQueries = {
     });
   },
 };
+
+/**
+ * Whether the server can reach the weather provider and the geocoder (`GET /api/config`), read again at each
+ * forecast refresh so a service that comes back is used without a reload. Nothing is asked of a service the
+ * server cannot reach: its 503 would be a console error in every browser. `settled` is false while the settings
+ * are first read; when they cannot be read at all, both services are asked as usual (a 503 then says so).
+ */
+export function useWeatherServices(): { weather: boolean; geocoder: boolean; settled: boolean } {
+  const config = useQuery({
+    ...configQueries.web(),
+    refetchInterval: WEATHER_REFRESH_MS,
+    refetchIntervalInBackground: false,
+  });
+  if (config.data) {
+    return { weather: config.data.weatherReachable, geocoder: config.data.geocoderReachable, settled: true };
+  }
+  if (config.isError) return { weather: true, geocoder: true, settled: true };
+  return { weather: false, geocoder: false, settled: false };
+}
 
 /** The place a dashboard's weather is for, from data other widgets of the page already poll (shared keys). */
 export function useWeatherPlace(source: Scope) {

@@ -5,7 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import type { Scope } from '../../../lib/scope.ts';
-import { useWeatherPlace, type WeatherPlace, weatherQueries } from '../api/get-weather.ts';
+import {
+  useWeatherPlace,
+  useWeatherServices,
+  type WeatherPlace,
+  weatherQueries,
+} from '../api/get-weather.ts';
 import { weatherDays } from '../weather-days.ts';
 import classes from './weather.module.css';
 import { WeatherView } from './weather-view.tsx';
@@ -40,6 +45,29 @@ function ServiceUnavailable() {
   );
 }
 
+/** The server cannot reach the weather provider (`/api/config`): the place, and why there is no forecast. */
+function ServiceUnreachable({ city }: { city: string }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={6} className={classes.root}>
+      <Text fw={700} size="sm" truncate data-testid="weather-city">
+        {city}
+      </Text>
+      <Center flex={1} role="status" data-testid="weather-unreachable">
+        <Stack align="center" gap={6}>
+          <IconCloudOff size={26} color="var(--mantine-color-dimmed)" aria-hidden />
+          <Text size="sm" ta="center" fw={600}>
+            {t('WEATHER_UNREACHABLE')}
+          </Text>
+          <Text size="xs" c="dimmed" ta="center">
+            {t('WEATHER_UNREACHABLE_HINT')}
+          </Text>
+        </Stack>
+      </Center>
+    </Stack>
+  );
+}
+
 const placeholder: WeatherPlace = { lat: 0, lng: 0, name: '' };
 
 /** Weather forecast of the dashboard's place, through the server's weather and reverse-geocoding API. */
@@ -47,8 +75,15 @@ export function WeatherWidget({ scope }: WeatherWidgetProps) {
   const { t } = useTranslation();
   const { place, query: placeQuery } = useWeatherPlace(scope);
   const at = place ?? placeholder;
-  const weather = useQuery({ ...weatherQueries.forecast(at.lat, at.lng), enabled: place !== null });
-  const geo = useQuery({ ...weatherQueries.place(at.lat, at.lng), enabled: place !== null });
+  const services = useWeatherServices();
+  const weather = useQuery({
+    ...weatherQueries.forecast(at.lat, at.lng),
+    enabled: place !== null && services.weather,
+  });
+  const geo = useQuery({
+    ...weatherQueries.place(at.lat, at.lng),
+    enabled: place !== null && services.geocoder,
+  });
 
   const info = { title: t('WEATHER'), description: t('WEATHER_INFO') };
   const common = {
@@ -67,6 +102,14 @@ export function WeatherWidget({ scope }: WeatherWidgetProps) {
         empty={!placeQuery.isPending && !placeQuery.isError && !place}
         emptyMessage={t('WEATHER_NO_LOCATION')}
       />
+    );
+  }
+  if (!services.settled) return <WidgetCard {...common} loading />;
+  if (!services.weather && weather.data === undefined) {
+    return (
+      <WidgetCard {...common}>
+        <ServiceUnreachable city={geo.data?.city || place.name} />
+      </WidgetCard>
     );
   }
   const unavailable = weather.isError && weather.data === undefined && isServiceUnavailable(weather.error);

@@ -1,9 +1,9 @@
+import { configQueries } from '../../../../lib/api/config.ts';
 import { mapTerminalQueries } from '../../../../lib/api/map-terminals.ts';
 import { siteQueries } from '../../../../lib/api/sites.ts';
 import { timeZoneQueries } from '../../../../lib/api/time-zones.ts';
 import { queryClient } from '../../../../lib/query-client.ts';
 import type { FleetScope } from '../../../../lib/scope.ts';
-import { configQueries } from '../../../../widgets/maps/api/get-web-config.ts';
 
 /**
  * The reads of a fleet dashboard's first view (the company map, its tile settings, sites online, local times),
