@@ -53,17 +53,16 @@ function ServiceUnreachable({ city }: { city: string }) {
       <Text fw={700} size="sm" truncate data-testid="weather-city">
         {city}
       </Text>
-      <Center flex={1} role="status" data-testid="weather-unreachable">
-        <Stack align="center" gap={6}>
-          <IconCloudOff size={26} color="var(--mantine-color-dimmed)" aria-hidden />
-          <Text size="sm" ta="center" fw={600}>
-            {t('WEATHER_UNREACHABLE')}
-          </Text>
-          <Text size="xs" c="dimmed" ta="center">
-            {t('WEATHER_UNREACHABLE_HINT')}
-          </Text>
-        </Stack>
-      </Center>
+      {/* Auto margins centre the message without pushing it over the place when the text is long. */}
+      <Stack align="center" gap={4} my="auto" role="status" data-testid="weather-unreachable">
+        <IconCloudOff size={24} color="var(--mantine-color-dimmed)" aria-hidden />
+        <Text size="sm" ta="center" fw={600}>
+          {t('WEATHER_UNREACHABLE')}
+        </Text>
+        <Text size="xs" c="dimmed" ta="center">
+          {t('WEATHER_UNREACHABLE_HINT')}
+        </Text>
+      </Stack>
     </Stack>
   );
 }
