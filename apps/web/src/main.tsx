@@ -1,5 +1,5 @@
 import './theme/core-styles.ts';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { preloadSignedInRoute } from './app/preload.ts';
@@ -19,8 +19,11 @@ preloadSignedInRoute();
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
-createRoot(root).render(
-  <StrictMode>
-    <App i18n={createI18n()} />
-  </StrictMode>,
-);
+const reactRoot = createRoot(root);
+startTransition(() => {
+  reactRoot.render(
+    <StrictMode>
+      <App i18n={createI18n()} />
+    </StrictMode>,
+  );
+});
