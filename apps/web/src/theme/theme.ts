@@ -1,4 +1,3 @@
-import { TOAST_TIMEOUT_MS } from '@forecourt/contract/rules';
 import {
   type CSSVariablesResolver,
   createTheme,
@@ -79,7 +78,8 @@ export const theme = createTheme({
     Card: { defaultProps: { withBorder: true, radius: 'md', shadow: 'xs' } },
     Paper: { defaultProps: { radius: 'md' } },
   },
-  other: { toastTimeoutMs: TOAST_TIMEOUT_MS },
+  // No `other` values: the toasts take TOAST_TIMEOUT_MS from the contract themselves, and an import of the
+  // contract's rules here would bring them (pump states, map markers) into the login route's chunk.
 });
 
 /** Page background behind the cards; the cards keep Mantine's body colour. */
