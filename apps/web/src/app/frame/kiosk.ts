@@ -4,8 +4,8 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { siteQueries } from '../../lib/api/sites.ts';
-import { refreshToken } from '../../lib/auth/auth-service.ts';
 import { useSession } from '../../lib/auth/session.ts';
+import { refreshToken } from '../../lib/auth/session-calls.ts';
 
 /**
  * Wall screens (docs/product.md#wall-screens): `?kiosk=1` on a dashboard route shows the dashboard alone

@@ -1,7 +1,8 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { authFlashStore, verifyToken } from '../../lib/auth/auth-service.ts';
+import { authFlashStore } from '../../lib/auth/auth-service.ts';
 import { sessionStore } from '../../lib/auth/session.ts';
+import { verifyToken } from '../../lib/auth/session-calls.ts';
 import { createToken } from '../../lib/auth/token.ts';
 
 /** How often the token is re-verified with the server while the console is open. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../testing/factories.ts';
 import { fakeJwt, json, mockFetch } from '../../testing/fetch-mock.ts';
-import { authFlashStore, signIn, signOut, verifyToken } from './auth-service.ts';
+import { authFlashStore, signIn } from './auth-service.ts';
 import { sessionStore, setToken, setUser } from './session.ts';
+import { signOut, verifyToken } from './session-calls.ts';
 
 describe('verifyToken', () => {
   it('answers expired only when the first non_field_errors entry is "Signature has expired."', async () => {

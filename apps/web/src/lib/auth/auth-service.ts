@@ -1,11 +1,11 @@
-import { AUTH_TEXTS, type LoginForm, SIGNATURE_EXPIRED } from '@forecourt/contract/auth-rules';
+import { AUTH_TEXTS, type LoginForm } from '@forecourt/contract/auth-rules';
 import type { CurrentUser } from '@forecourt/contract/users';
 import { env } from '../../config/env.ts';
 import { createStore } from '../create-store.ts';
 import type { AuthResult } from './auth-result.ts';
 import './builtin-providers.ts';
 import { type AuthProvider, getAuthProvider } from './providers.ts';
-import { clearSession, sessionStore, setToken, setTokenKind, setUser } from './session.ts';
+import { sessionStore, setToken, setTokenKind, setUser } from './session.ts';
 
 let provider: AuthProvider | null = null;
 
@@ -75,61 +75,4 @@ export async function signIn(values: LoginForm): Promise<AuthResult> {
     username: values.username,
   });
   return result;
-}
-
-/** Logout: call the server, then forget the session whatever it answered. */
-export async function signOut(): Promise<AuthResult> {
-  const result = sessionStore.get().token
-    ? await authProvider().logout()
-    : {
-        success: true,
-        response: null,
-        redirect: '/auth/login',
-        errors: [],
-        messages: [AUTH_TEXTS.loggedOut],
-        token: '',
-      };
-  clearSession();
-  authFlashStore.set({ errors: [], messages: result.success ? result.messages : [] });
-  return result;
-}
-
-export type VerifyOutcome = 'valid' | 'expired' | 'ignored';
-
-/**
- * Ask the server whether the token still holds. Only a failure whose first `non_field_errors` entry
- * is 'Signature has expired.' matters (the caller then logs out); any other failure is ignored.
- */
-export async function verifyToken(token = sessionStore.get().token): Promise<VerifyOutcome> {
-  if (!token) return 'ignored';
-  try {
-    const { api } = await loadApi();
-    await api.post('/api-token-verify/', { token }, { handleUnauthorized: false });
-    return 'valid';
-  } catch (error) {
-    const client = await loadApi().catch(() => null);
-    if (!client?.isApiError(error)) return 'ignored';
-    const nonField = (error.body as { non_field_errors?: unknown } | null)?.non_field_errors;
-    return Array.isArray(nonField) && nonField[0] === SIGNATURE_EXPIRED ? 'expired' : 'ignored';
-  }
-}
-
-/**
- * Trade the token for a fresh one of the same lifetime (POST /api-token-refresh/), so a wall screen never
- * signs itself out. The new token is kept unless the session changed meanwhile. False when refused or offline.
- */
-export async function refreshToken(token = sessionStore.get().token): Promise<boolean> {
-  if (!token) return false;
-  try {
-    const [{ TokenResponseSchema }, { api }] = await Promise.all([loadSchemas(), loadApi()]);
-    const fresh = await api.post(
-      '/api-token-refresh/',
-      { token },
-      { schema: TokenResponseSchema, handleUnauthorized: false },
-    );
-    if (sessionStore.get().token === token) setToken(fresh.token);
-    return true;
-  } catch {
-    return false;
-  }
 }

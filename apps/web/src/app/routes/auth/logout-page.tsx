@@ -2,7 +2,7 @@ import { Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { signOut } from '../../../lib/auth/auth-service.ts';
+import { signOut } from '../../../lib/auth/session-calls.ts';
 
 /** Calls logout, then goes to the login page whatever the result. */
 export function LogoutPage() {
