@@ -5,6 +5,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { i18nPlugin } from './vite/i18n-plugin.ts';
 import { precompressPlugin } from './vite/precompress-plugin.ts';
+import { reactRouterPurePlugin } from './vite/react-router-pure-plugin.ts';
 import { zodJitlessPlugin } from './vite/zod-jitless-plugin.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -41,6 +42,7 @@ export default defineConfig(({ command, mode }) => {
     root: here,
     plugins: [
       zodJitlessPlugin(path.join(here, 'src/zod-jitless.ts')),
+      reactRouterPurePlugin(),
       react(),
       i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') }),
       precompressPlugin(),
