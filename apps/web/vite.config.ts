@@ -6,6 +6,7 @@ import { defineConfig, loadEnv } from 'vite';
 import { i18nPlugin } from './vite/i18n-plugin.ts';
 import { precompressPlugin } from './vite/precompress-plugin.ts';
 import { reactRouterPurePlugin } from './vite/react-router-pure-plugin.ts';
+import { syncExternalStoreShimPlugin } from './vite/sync-external-store-shim-plugin.ts';
 import { zodJitlessPlugin } from './vite/zod-jitless-plugin.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -43,6 +44,7 @@ export default defineConfig(({ command, mode }) => {
     plugins: [
       zodJitlessPlugin(path.join(here, 'src/zod-jitless.ts')),
       reactRouterPurePlugin(),
+      syncExternalStoreShimPlugin(),
       react(),
       i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') }),
       precompressPlugin(),
