@@ -1,7 +1,7 @@
 import { ActionIcon, Anchor, Burger, Group } from '@mantine/core';
 import { IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../components/link.tsx';
 import { Logo } from '../../components/logo.tsx';
 import { onDemand, preload } from '../../components/on-demand.tsx';
 import { env } from '../../config/env.ts';

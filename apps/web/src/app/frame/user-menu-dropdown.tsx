@@ -1,8 +1,8 @@
 import { Menu } from '@mantine/core';
 import { IconDeviceTv, IconLogout, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { LanguageMenuItems } from '../../components/language-menu-items.tsx';
+import { Link } from '../../components/link.tsx';
 import { ElementTarget, useOpenAfterMount } from '../../components/on-demand.tsx';
 
 export interface UserMenuDropdownProps {

@@ -1,8 +1,9 @@
 import { Anchor, Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet } from 'react-router';
+import { Outlet } from 'react-router';
 import { LanguagePicker } from '../../../components/language-picker.tsx';
+import { Link } from '../../../components/link.tsx';
 import { Logo } from '../../../components/logo.tsx';
 import { ThemeSwitch } from '../../../components/theme-switch.tsx';
 

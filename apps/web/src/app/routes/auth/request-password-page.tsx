@@ -1,8 +1,8 @@
 import { checkRequestPassword, type RequestPassword } from '@forecourt/contract/auth-rules';
 import { Anchor, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { FormAlerts } from '../../../components/form-alerts.tsx';
+import { Link } from '../../../components/link.tsx';
 import { withTranslatedError } from '../../../i18n/messages.ts';
 import { authProvider } from '../../../lib/auth/auth-service.ts';
 import { useForm } from '../../../lib/use-form.ts';

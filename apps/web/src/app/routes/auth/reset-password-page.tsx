@@ -1,8 +1,9 @@
 import { checkResetPasswordForm, type ResetPasswordForm } from '@forecourt/contract/auth-rules';
 import { Alert, Anchor, Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { FormAlerts } from '../../../components/form-alerts.tsx';
+import { Link } from '../../../components/link.tsx';
 import { withTranslatedError } from '../../../i18n/messages.ts';
 import { authProvider } from '../../../lib/auth/auth-service.ts';
 import { useForm } from '../../../lib/use-form.ts';

@@ -4,7 +4,7 @@ import { ActionIcon, Anchor, Group, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../components/link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import type { SiteScope } from '../../../lib/scope.ts';
 import { useCarousel } from '../../../lib/use-carousel.ts';

@@ -6,9 +6,9 @@ import { IconAlertTriangleFilled } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 // The accordion group is a building block shared by design (docs/product.md#pump-status), not a data widget.
 import { AccordionGroup } from '../../../components/accordion-group/accordion-group.tsx';
+import { Link } from '../../../components/link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
 import type { SiteScope } from '../../../lib/scope.ts';

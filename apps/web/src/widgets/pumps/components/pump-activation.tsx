@@ -6,12 +6,12 @@ import { Anchor } from '@mantine/core';
 import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { commandStateKey } from '../../../components/command-state.tsx';
 import {
   CommandTimelineDrawer,
   type CommandTimelineTarget,
 } from '../../../components/command-timeline/command-timeline.tsx';
+import { Link } from '../../../components/link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { commandQueries } from '../../../lib/api/commands.ts';
 import { errorText } from '../../../lib/api-client.ts';

@@ -4,11 +4,11 @@ import { IconHistory, IconPower } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import {
   CommandTimelineDrawer,
   type CommandTimelineTarget,
 } from '../../../components/command-timeline/command-timeline.tsx';
+import { Link } from '../../../components/link.tsx';
 import { WidgetCard } from '../../../components/widget-card.tsx';
 import { commandQueries } from '../../../lib/api/commands.ts';
 import { companyQueries } from '../../../lib/api/companies.ts';

@@ -2,7 +2,7 @@ import { levelColor, levelImage } from '@forecourt/contract/rules';
 import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../components/link.tsx';
 import { WidgetCard, type WidgetCardProps } from '../../../components/widget-card.tsx';
 import { useCarousel } from '../../../lib/use-carousel.ts';
 import { LevelImage } from './level-image.tsx';

@@ -1,6 +1,6 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link } from '../../../../components/link.tsx';
 import { paths } from '../../../../config/paths.ts';
 
 export function DashboardNotFound() {

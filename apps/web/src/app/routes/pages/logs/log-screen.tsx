@@ -17,7 +17,8 @@ import { IconAlertTriangle, IconArrowLeft, IconDownload, IconLock, IconRefresh }
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { Link } from '../../../../components/link.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatLocale } from '../../../../i18n/languages.ts';
 import { companyQueries } from '../../../../lib/api/companies.ts';
