@@ -77,7 +77,7 @@ describe('sign-in screens', () => {
     await p.context().close();
   });
 
-  it('the login route stays within 135 KB of JavaScript and 30 KB of CSS, gzip', async () => {
+  it('the login route stays within 130 KB of JavaScript and 30 KB of CSS, gzip', async () => {
     const p = await page();
     const bodies = weigh(p);
     await p.goto(url('/auth/login'));
@@ -86,10 +86,11 @@ describe('sign-in screens', () => {
     const js = bodies.filter((b) => b.type === 'script').reduce((n, b) => n + b.size, 0);
     const css = bodies.filter((b) => b.type === 'stylesheet').reduce((n, b) => n + b.size, 0);
     console.log(`login route: JS ${(js / 1024).toFixed(1)} KB, CSS ${(css / 1024).toFixed(1)} KB gzip`);
-    // 170.2 KB before issue 15; 133.1 KB measured once the sign-in path went without zod and
-    // i18next-http-backend and the entry became one chunk. The issue's 130 KB is not reached: React DOM,
-    // i18next, React Router and the Mantine inputs of the form are ~120 KB of it (docs/decisions/0006).
-    assert.ok(js <= 135 * 1024, `JS ${js} bytes`);
+    // 170.2 KB before issue 15; 133.1 KB once the sign-in path went without zod and i18next-http-backend and
+    // the entry became one chunk; 128.8 KB once react-router's Link and unused components, the
+    // use-sync-external-store shim and the signed-in area's session calls left that chunk (docs/decisions/0006).
+    // The budget is issue 15's 130 KB.
+    assert.ok(js <= 130 * 1024, `JS ${js} bytes`);
     assert.ok(css <= 30 * 1024, `CSS ${css} bytes`);
     await p.context().close();
   });
