@@ -122,6 +122,17 @@ describe('the kiosk frame', () => {
     expect(document.documentElement).not.toHaveAttribute('data-kiosk');
   });
 
+  it('a kiosk mounted again within a minute does not ask for another token', async () => {
+    const api = kioskApi();
+    setToken(fakeJwt({ username: 'remount' }));
+    const first = renderHook(() => useKioskSession(true));
+    await waitFor(() => expect(sessionStore.get().token).toBe(freshToken));
+    first.unmount();
+    renderHook(() => useKioskSession(true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(api.find('POST', '/api-token-refresh/')).toHaveLength(1);
+  });
+
   it('keeps the session alive: a fresh token every 30 minutes while the kiosk shows, none after', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const api = kioskApi();

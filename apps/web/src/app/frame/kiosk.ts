@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths.ts';
 import { siteQueries } from '../../lib/api/sites.ts';
-import { useSession } from '../../lib/auth/session.ts';
+import { sessionStore, useSession } from '../../lib/auth/session.ts';
 import { refreshToken } from '../../lib/auth/session-calls.ts';
 
 /**
@@ -146,10 +146,25 @@ export function useKioskRotation(mode: KioskMode) {
  * While a kiosk shows, the session does not expire: the token is traded for a fresh one on entry and every
  * KIOSK_REFRESH_MS (POST /api-token-refresh/), and the larger type is on.
  */
+/** Tokens a kiosk sent or received in a refresh, with when (ms): see refreshOnShow. */
+const recentKioskTokens = new Map<string, number>();
+
+/**
+ * The refresh as a kiosk shows: skipped when the stored token was itself sent or received by such a refresh
+ * less than a minute ago, so a frame mounted again (a route change, a remount) does not ask twice.
+ */
+async function refreshOnShow(now = Date.now()) {
+  const token = sessionStore.get().token;
+  for (const [t, at] of recentKioskTokens) if (now - at >= 60_000) recentKioskTokens.delete(t);
+  if (!token || recentKioskTokens.has(token)) return;
+  recentKioskTokens.set(token, now);
+  if (await refreshToken(token)) recentKioskTokens.set(sessionStore.get().token, Date.now());
+}
+
 export function useKioskSession(on: boolean) {
   useEffect(() => {
     if (!on) return;
-    void refreshToken();
+    void refreshOnShow();
     const timer = setInterval(() => void refreshToken(), KIOSK_REFRESH_MS);
     document.documentElement.dataset.kiosk = '';
     return () => {
