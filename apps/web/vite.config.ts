@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { i18nPlugin } from './vite/i18n-plugin.ts';
+import { leanImportsPlugin } from './vite/lean-imports-plugin.ts';
 import { precompressPlugin } from './vite/precompress-plugin.ts';
 import { reactRouterPurePlugin } from './vite/react-router-pure-plugin.ts';
 import { syncExternalStoreShimPlugin } from './vite/sync-external-store-shim-plugin.ts';
@@ -45,6 +46,7 @@ export default defineConfig(({ command, mode }) => {
       zodJitlessPlugin(path.join(here, 'src/zod-jitless.ts')),
       reactRouterPurePlugin(),
       syncExternalStoreShimPlugin(),
+      leanImportsPlugin(path.join(here, 'src/lib/use-merge-refs.ts')),
       react(),
       i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') }),
       precompressPlugin(),
