@@ -86,6 +86,42 @@ describe('DataTable', () => {
   });
 });
 
+describe('DataTable rows on demand', () => {
+  const rows: Row[] = Array.from({ length: 500 }, (_, i) => ({ id: i, name: `Event ${i}`, site: null }));
+  const shownNames = () => dataRows().map((r) => within(r).getAllByRole('cell')[0].textContent);
+
+  it('a short table shows every row without the virtualiser, even when pointed at', async () => {
+    const few = rows.slice(0, 12);
+    const { user } = renderWithProviders(
+      <DataTable rows={few} columns={columns} rowKey={(r) => r.id} label="Events" height={300} />,
+    );
+    expect(shownNames()).toEqual(few.map((r) => r.name));
+    await user.hover(screen.getByRole('table', { name: 'Events' }));
+    expect(shownNames()).toEqual(few.map((r) => r.name));
+  });
+
+  it('a long one shows the first window, then scrolls with the virtualiser once pointed at', async () => {
+    const { user } = renderWithProviders(
+      <DataTable rows={rows} columns={columns} rowKey={(r) => r.id} label="Events" height={300} />,
+    );
+    // 300 px by the 37 px estimate (9 rows) and the overscan of 8, as the virtualiser would place them.
+    expect(shownNames()).toEqual(rows.slice(0, 17).map((r) => r.name));
+    const box = screen.getByRole('table', { name: 'Events' }).parentElement as HTMLElement;
+    await user.hover(box);
+    // The hover started the download; the table takes the module as soon as it is there.
+    await act(async () => {
+      await import('./virtual-rows.tsx');
+    });
+    box.scrollTop = 37 * 200;
+    act(() => {
+      box.dispatchEvent(new Event('scroll'));
+    });
+    await screen.findByText('Event 200');
+    expect(screen.queryByText('Event 0')).not.toBeInTheDocument();
+    expect(dataRows().length).toBeLessThan(40);
+  });
+});
+
 describe('searchText', () => {
   it('holds every value, nested ones too, lower-cased, without joining neighbours into a match', () => {
     const text = searchText({ a: 'Pump', b: { c: 'LEEDS', d: null }, e: 12 });

@@ -3,11 +3,26 @@ import { rowMatches } from '@forecourt/contract/formatters';
 import { type MantineBreakpoint, Table, Text, TextInput, useMantineTheme } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import {
+  type ReactNode,
+  type RefObject,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useHeaderSearch } from '../../lib/search-store.ts';
+import { onDemand, useOnDemand } from '../on-demand.tsx';
 import './data-table.css';
+import type { RowWindow } from './virtual-rows.tsx';
+
+/** TanStack Virtual and the rows it places: fetched once a table longer than its box is pointed at, focused or scrolled. */
+const virtualRows = onDemand(() => import('./virtual-rows.tsx'));
+/** What on a table's box fetches the virtualiser: a pointer over it, focus in it, a scroll (touch, keys). */
+const WANT_EVENTS = ['pointerenter', 'focusin', 'scroll', 'touchstart'] as const;
 
 export interface DataTableColumn<T> {
   /** Stable key of the column. */
@@ -100,7 +115,9 @@ export function searchText(row: unknown): string {
 /**
  * A searchable table for widgets: its own search box plus the header search, both matched
  * case-insensitively against every field of a row (the contract's `rowMatches`). Rows are
- * virtualised: only the visible window (plus a few) is in the DOM, so 10,000 rows stay smooth.
+ * virtualised: only the visible window (plus a few) is in the DOM, so 10,000 rows stay smooth. The
+ * virtualiser itself comes on demand (`virtual-rows.tsx`): until the box is first pointed at, focused or
+ * scrolled, the rows it would place first are rendered without it.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const {
@@ -129,28 +146,58 @@ export function DataTable<T>(props: DataTableProps<T>) {
   }, [rows, index, deferredSearch, deferredHeader]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
-  // Where layout is unknown (tests, a hidden tab) the box still has its configured height.
-  const observeRect = useCallback(
-    (
-      instance: Parameters<typeof observeElementRect<HTMLDivElement>>[0],
-      cb: (r: { width: number; height: number }) => void,
-    ) => observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : { width: rect.width, height })),
-    [height],
+  // The first window: the rows that fill the box by the estimate, plus the overscan, as the virtualiser would
+  // place them before any scrolling. A table no longer than that never needs the virtualiser; a longer one
+  // fetches it when a pointer, focus or scroll first reaches the box, and the virtualiser takes over from there.
+  const boxHeight = useBoxHeight(scrollRef, height);
+  const first = Math.min(filtered.length, Math.ceil(boxHeight / rowHeight) + overscan);
+  const long = filtered.length > first;
+  const [wanted, setWanted] = useState(false);
+  const loaded = useOnDemand(virtualRows, long && wanted);
+  useEffect(() => {
+    const box = scrollRef.current;
+    if (!box || !long || wanted) return;
+    const want = () => setWanted(true);
+    for (const type of WANT_EVENTS) box.addEventListener(type, want, { passive: true });
+    return () => {
+      for (const type of WANT_EVENTS) box.removeEventListener(type, want);
+    };
+  }, [long, wanted]);
+  const firstWindow: RowWindow = {
+    indexes: Array.from({ length: first }, (_, i) => i),
+    padTop: 0,
+    padBottom: (filtered.length - first) * rowHeight,
+  };
+  const body = ({ indexes, padTop, padBottom, measure }: RowWindow) => (
+    <>
+      {padTop > 0 && (
+        <tr aria-hidden className="fc-data-table-pad">
+          <td colSpan={shown} style={{ height: padTop }} />
+        </tr>
+      )}
+      {indexes.map((index) => {
+        const row = filtered[index];
+        return (
+          <Table.Tr key={rowKey(row, index)} data-index={index} aria-rowindex={index + 2} ref={measure}>
+            {columns.map((c) => (
+              <Table.Td
+                key={c.key}
+                visibleFrom={c.visibleFrom}
+                style={c.nowrap ? { whiteSpace: 'nowrap' } : undefined}
+              >
+                {c.render ? c.render(row) : cellText((row as Record<string, unknown>)?.[c.key])}
+              </Table.Td>
+            ))}
+          </Table.Tr>
+        );
+      })}
+      {padBottom > 0 && (
+        <tr aria-hidden className="fc-data-table-pad">
+          <td colSpan={shown} style={{ height: padBottom }} />
+        </tr>
+      )}
+    </>
   );
-  const virtualizer = useVirtualizer({
-    count: filtered.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    overscan,
-    initialRect: { width: 0, height },
-    observeElementRect: observeRect,
-    // Rows are measured where there is layout; without it (tests) they keep the estimate.
-    measureElement: (el) => el.getBoundingClientRect().height || rowHeight,
-  });
-  const items = virtualizer.getVirtualItems();
-  const total = virtualizer.getTotalSize();
-  const padTop = items.length ? items[0].start : 0;
-  const padBottom = items.length ? total - items[items.length - 1].end : 0;
 
   return (
     <div className="fc-data-table">
@@ -190,36 +237,18 @@ export function DataTable<T>(props: DataTableProps<T>) {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {padTop > 0 && (
-              <tr aria-hidden className="fc-data-table-pad">
-                <td colSpan={shown} style={{ height: padTop }} />
-              </tr>
-            )}
-            {items.map((item) => {
-              const row = filtered[item.index];
-              return (
-                <Table.Tr
-                  key={rowKey(row, item.index)}
-                  data-index={item.index}
-                  aria-rowindex={item.index + 2}
-                  ref={virtualizer.measureElement}
-                >
-                  {columns.map((c) => (
-                    <Table.Td
-                      key={c.key}
-                      visibleFrom={c.visibleFrom}
-                      style={c.nowrap ? { whiteSpace: 'nowrap' } : undefined}
-                    >
-                      {c.render ? c.render(row) : cellText((row as Record<string, unknown>)?.[c.key])}
-                    </Table.Td>
-                  ))}
-                </Table.Tr>
-              );
-            })}
-            {padBottom > 0 && (
-              <tr aria-hidden className="fc-data-table-pad">
-                <td colSpan={shown} style={{ height: padBottom }} />
-              </tr>
+            {long && loaded ? (
+              <loaded.VirtualRows
+                count={filtered.length}
+                scrollRef={scrollRef}
+                height={height}
+                rowHeight={rowHeight}
+                overscan={overscan}
+              >
+                {body}
+              </loaded.VirtualRows>
+            ) : (
+              body(firstWindow)
             )}
           </Table.Tbody>
         </Table>
@@ -231,6 +260,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
       </div>
     </div>
   );
+}
+
+/** The scroll box's height as laid out (followed through resizes), or `fallback` where there is no layout. */
+function useBoxHeight(ref: RefObject<HTMLDivElement | null>, fallback: number): number {
+  const [measured, setMeasured] = useState(0);
+  useLayoutEffect(() => {
+    const box = ref.current;
+    if (!box) return;
+    setMeasured(box.clientHeight);
+    const observer = new ResizeObserver(() => setMeasured(box.clientHeight));
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [ref]);
+  return measured > 0 ? measured : fallback;
 }
 
 function cellText(value: unknown): ReactNode {
