@@ -2,7 +2,7 @@ import 'leaflet/dist/leaflet.css';
 import './map.css';
 import type { MapSite, SiteMapTerminal } from '@forecourt/contract/fleet';
 import { AERIAL_MAP_ZOOM, type MarkerColor } from '@forecourt/contract/rules';
-import L from 'leaflet';
+import * as L from 'leaflet';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {

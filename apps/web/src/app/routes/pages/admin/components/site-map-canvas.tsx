@@ -1,6 +1,6 @@
 import 'leaflet/dist/leaflet.css';
 import '../../../../../widgets/maps/components/map.css';
-import L from 'leaflet';
+import * as L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
