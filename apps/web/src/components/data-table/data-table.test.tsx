@@ -100,6 +100,28 @@ describe('DataTable rows on demand', () => {
     expect(shownNames()).toEqual(few.map((r) => r.name));
   });
 
+  it('the rows on screen stay mounted when the virtualiser takes over: focus and open forms are kept', async () => {
+    const withButton: DataTableColumn<Row>[] = [
+      ...columns,
+      { key: 'act', header: 'Act', render: (r) => <button type="button">{`Act ${r.id}`}</button> },
+    ];
+    const { user } = renderWithProviders(
+      <DataTable rows={rows} columns={withButton} rowKey={(r) => r.id} label="Events" height={300} />,
+    );
+    const button = screen.getByRole('button', { name: 'Act 3' });
+    // Focus coming into the box fetches the virtualiser.
+    await user.click(button);
+    await act(async () => {
+      await import('./virtual-rows.tsx');
+    });
+    await act(async () => {});
+    expect(screen.getByRole('button', { name: 'Act 3' })).toBe(button);
+    expect(button).toHaveFocus();
+    // Narrowing the list keeps the table whole while the virtualiser follows.
+    await user.type(screen.getByRole('textbox', { name: 'Search Events' }), 'Event 4');
+    expect(shownNames()[0]).toBe('Event 4');
+  });
+
   it('a long one shows the first window, then scrolls with the virtualiser once pointed at', async () => {
     const { user } = renderWithProviders(
       <DataTable rows={rows} columns={columns} rowKey={(r) => r.id} label="Events" height={300} />,

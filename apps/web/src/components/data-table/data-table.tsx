@@ -154,6 +154,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const long = filtered.length > first;
   const [wanted, setWanted] = useState(false);
   const loaded = useOnDemand(virtualRows, long && wanted);
+  const [virtual, setVirtual] = useState<RowWindow | null>(null);
   useEffect(() => {
     const box = scrollRef.current;
     if (!box || !long || wanted) return;
@@ -176,6 +177,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
         </tr>
       )}
       {indexes.map((index) => {
+        // A window a step behind a shorter list (the virtualiser places the new one before paint).
+        if (index >= filtered.length) return null;
         const row = filtered[index];
         return (
           <Table.Tr key={rowKey(row, index)} data-index={index} aria-rowindex={index + 2} ref={measure}>
@@ -236,22 +239,18 @@ export function DataTable<T>(props: DataTableProps<T>) {
               ))}
             </Table.Tr>
           </Table.Thead>
-          <Table.Tbody>
-            {long && loaded ? (
-              <loaded.VirtualRows
-                count={filtered.length}
-                scrollRef={scrollRef}
-                height={height}
-                rowHeight={rowHeight}
-                overscan={overscan}
-              >
-                {body}
-              </loaded.VirtualRows>
-            ) : (
-              body(firstWindow)
-            )}
-          </Table.Tbody>
+          <Table.Tbody>{body(long && loaded && virtual ? virtual : firstWindow)}</Table.Tbody>
         </Table>
+        {long && loaded && (
+          <loaded.VirtualWindow
+            count={filtered.length}
+            scrollRef={scrollRef}
+            height={height}
+            rowHeight={rowHeight}
+            overscan={overscan}
+            onWindow={setVirtual}
+          />
+        )}
         {filtered.length === 0 && (
           <Text size="sm" c="dimmed" ta="center" py="md">
             {props.noMatchMessage ?? t('NO_MATCHES')}

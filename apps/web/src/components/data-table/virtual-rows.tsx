@@ -1,5 +1,5 @@
 import { observeElementRect, useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, type RefObject, useCallback } from 'react';
+import { type RefObject, useCallback, useLayoutEffect } from 'react';
 
 /** The rows a DataTable renders: their indexes in the filtered list and the space above and below them. */
 export interface RowWindow {
@@ -10,21 +10,31 @@ export interface RowWindow {
   measure?: (row: HTMLTableRowElement | null) => void;
 }
 
-export interface VirtualRowsProps {
+export interface VirtualWindowProps {
   count: number;
   scrollRef: RefObject<HTMLDivElement | null>;
   /** Height of the scroll box where layout gives none (tests, a hidden tab). */
   height: number;
   rowHeight: number;
   overscan: number;
-  children: (window: RowWindow) => ReactNode;
+  /** Called (before paint) whenever the window changes. */
+  onWindow: (window: RowWindow) => void;
 }
 
 /**
- * The rows of a DataTable in view (plus `overscan`), as TanStack Virtual measures them while the box scrolls.
- * Fetched with the first pointer, focus or scroll over a table longer than its box (data-table.tsx).
+ * The rows of a DataTable in view (plus `overscan`), as TanStack Virtual measures them while the box scrolls,
+ * handed to the table, which keeps rendering the rows itself: the rows already on screen stay mounted (focus,
+ * an open Ack form) when the virtualiser takes over. Renders nothing. Fetched with the first pointer, focus or
+ * scroll over a table longer than its box (data-table.tsx).
  */
-export function VirtualRows({ count, scrollRef, height, rowHeight, overscan, children }: VirtualRowsProps) {
+export function VirtualWindow({
+  count,
+  scrollRef,
+  height,
+  rowHeight,
+  overscan,
+  onWindow,
+}: VirtualWindowProps) {
   // Where layout is unknown (tests, a hidden tab) the box still has its configured height.
   const observeRect = useCallback(
     (
@@ -45,10 +55,16 @@ export function VirtualRows({ count, scrollRef, height, rowHeight, overscan, chi
   });
   const items = virtualizer.getVirtualItems();
   const total = virtualizer.getTotalSize();
-  return children({
-    indexes: items.map((item) => item.index),
-    padTop: items.length ? items[0].start : 0,
-    padBottom: items.length ? total - items[items.length - 1].end : 0,
-    measure: virtualizer.measureElement,
-  });
+  const padTop = items.length ? items[0].start : 0;
+  const padBottom = items.length ? total - items[items.length - 1].end : 0;
+  const first = items.length ? items[0].index : 0;
+  useLayoutEffect(() => {
+    onWindow({
+      indexes: Array.from({ length: items.length }, (_, i) => first + i),
+      padTop,
+      padBottom,
+      measure: virtualizer.measureElement,
+    });
+  }, [onWindow, first, items.length, padTop, padBottom, virtualizer]);
+  return null;
 }
