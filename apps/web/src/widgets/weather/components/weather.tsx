@@ -28,18 +28,27 @@ function isServiceUnavailable(error: unknown): boolean {
   return isApiError(error) && (error.status === 503 || error.kind === 'network');
 }
 
+/** A cloud crossed out, what is wrong and a hint: the forecast's place when there is no forecast. */
+function NoForecast({ title, hint, iconSize }: { title: string; hint: string; iconSize: number }) {
+  return (
+    <>
+      <IconCloudOff size={iconSize} color="var(--mantine-color-dimmed)" aria-hidden />
+      <Text size="sm" ta="center" fw={600}>
+        {title}
+      </Text>
+      <Text size="xs" c="dimmed" ta="center">
+        {hint}
+      </Text>
+    </>
+  );
+}
+
 function ServiceUnavailable() {
   const { t } = useTranslation();
   return (
     <Center h="100%" mih={100} role="status" data-testid="weather-unavailable">
       <Stack align="center" gap={6}>
-        <IconCloudOff size={26} color="var(--mantine-color-dimmed)" aria-hidden />
-        <Text size="sm" ta="center" fw={600}>
-          {t('WEATHER_UNAVAILABLE')}
-        </Text>
-        <Text size="xs" c="dimmed" ta="center">
-          {t('WEATHER_UNAVAILABLE_HINT')}
-        </Text>
+        <NoForecast title={t('WEATHER_UNAVAILABLE')} hint={t('WEATHER_UNAVAILABLE_HINT')} iconSize={26} />
       </Stack>
     </Center>
   );
@@ -55,13 +64,7 @@ function ServiceUnreachable({ city }: { city: string }) {
       </Text>
       {/* Auto margins centre the message without pushing it over the place when the text is long. */}
       <Stack align="center" gap={4} my="auto" role="status" data-testid="weather-unreachable">
-        <IconCloudOff size={24} color="var(--mantine-color-dimmed)" aria-hidden />
-        <Text size="sm" ta="center" fw={600}>
-          {t('WEATHER_UNREACHABLE')}
-        </Text>
-        <Text size="xs" c="dimmed" ta="center">
-          {t('WEATHER_UNREACHABLE_HINT')}
-        </Text>
+        <NoForecast title={t('WEATHER_UNREACHABLE')} hint={t('WEATHER_UNREACHABLE_HINT')} iconSize={24} />
       </Stack>
     </Stack>
   );
