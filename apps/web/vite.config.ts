@@ -24,15 +24,6 @@ const reactRouterProduction = fileURLToPath(import.meta.resolve('react-router/pa
   'dist/production/index.mjs',
 );
 
-/**
- * Leaflet's ES module build, which its package.json does not name (its `main` is the UMD bundle, which the
- * bundler cannot tree-shake): 1.4 KB gzip less in the map's chunk. Used in every mode, so tests run it too.
- */
-const leafletEsm = fileURLToPath(import.meta.resolve('leaflet/package.json')).replace(
-  /package\.json$/,
-  'dist/leaflet-src.esm.js',
-);
-
 /** The modules of the signed-in first view (`signed-in` chunk below); their imports come along. */
 const SIGNED_IN_FIRST_VIEW = new RegExp(
   String.raw`[\\/]src[\\/](` +
@@ -61,12 +52,10 @@ export default defineConfig(({ command, mode }) => {
       precompressPlugin(),
     ],
     resolve: {
-      alias: [
-        { find: /^leaflet$/, replacement: leafletEsm },
-        ...(command === 'build' && mode === 'production'
+      alias:
+        command === 'build' && mode === 'production'
           ? [{ find: /^react-router$/, replacement: reactRouterProduction }]
-          : []),
-      ],
+          : [],
     },
     server: {
       port: 5173,

@@ -16,3 +16,6 @@ interface ImportMetaEnv {
 
 declare const __I18N_VERSION__: string;
 declare const __I18N_LANGUAGES__: string[];
+
+/** Leaflet's ES module sources (src/lib/leaflet.ts imports the parts the maps use); typed there. */
+declare module 'leaflet/src/*';

@@ -1,10 +1,11 @@
 import 'leaflet/dist/leaflet.css';
+import './map-box.css';
 import './map.css';
 import type { MapSite, SiteMapTerminal } from '@forecourt/contract/fleet';
 import { AERIAL_MAP_ZOOM, type MarkerColor } from '@forecourt/contract/rules';
-import * as L from 'leaflet';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import * as L from '../../../lib/leaflet.ts';
 import {
   aerialMapView,
   aerialMarkers,
@@ -48,7 +49,7 @@ export function probeTiles(tileUrl: string): Promise<boolean> {
   if (Date.now() - since < UNREACHABLE_FOR_MS) return Promise.resolve(false);
   let src: string;
   try {
-    src = L.Util.template(tileUrl, { s: 'a', z: 0, x: 0, y: 0, r: '' });
+    src = L.template(tileUrl, { s: 'a', z: 0, x: 0, y: 0, r: '' });
   } catch {
     // A template with placeholders of its own: let the layer try.
     return Promise.resolve(true);

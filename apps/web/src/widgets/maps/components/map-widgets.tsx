@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { mapTerminalQueries } from '../../../lib/api/map-terminals.ts';
 import type { FleetScope, SiteScope } from '../../../lib/scope.ts';
+import { whenIdle } from '../../../lib/when-idle.ts';
 import { useTileUrls } from '../api/get-web-config.ts';
+import './map-box.css';
 
 // Leaflet and its stylesheet (~50 KB gzip, the largest script of a dashboard) load with the first map widget,
 // not with the page, and only once the widget has its data and the browser is idle after painting it: on a
@@ -14,17 +16,6 @@ import { useTileUrls } from '../api/get-web-config.ts';
 const loadLeafletMaps = () => import('./leaflet-maps.tsx');
 const CompanyMapCanvas = lazy(() => loadLeafletMaps().then((m) => ({ default: m.CompanyMapCanvas })));
 const AerialMapCanvas = lazy(() => loadLeafletMaps().then((m) => ({ default: m.AerialMapCanvas })));
-
-const whenIdle: (run: () => void) => () => void =
-  typeof window !== 'undefined' && typeof window.requestIdleCallback === 'function'
-    ? (run) => {
-        const id = window.requestIdleCallback(run, { timeout: 1_000 });
-        return () => window.cancelIdleCallback(id);
-      }
-    : (run) => {
-        const id = setTimeout(run, 1);
-        return () => clearTimeout(id);
-      };
 
 let leafletRequested = false;
 
@@ -45,9 +36,10 @@ function useLeafletWhenIdle(ready: boolean) {
 /** Box height of the map widgets. */
 export const MAP_HEIGHT = 420;
 
+/** The map's box while Leaflet loads: its background as the map will have it, with a spinner. */
 function MapLoader() {
   return (
-    <Center h="100%">
+    <Center className="fc-map fc-map-placeholder">
       <Loader size="sm" />
     </Center>
   );

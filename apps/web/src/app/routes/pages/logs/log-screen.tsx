@@ -9,6 +9,7 @@ import {
   Loader,
   Stack,
   Table,
+  TableScrollContainer,
   Text,
   Title,
 } from '@mantine/core';
@@ -244,7 +245,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
             </Text>
           </Center>
         ) : (
-          <Table.ScrollContainer
+          <TableScrollContainer
             minWidth={360}
             // Focusable, so a keyboard can scroll a table wider than a phone (docs/accessibility.md).
             scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}
@@ -275,7 +276,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScrollContainer>
         )}
       </Card>
 

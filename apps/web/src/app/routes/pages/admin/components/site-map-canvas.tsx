@@ -1,8 +1,9 @@
 import 'leaflet/dist/leaflet.css';
+import '../../../../../widgets/maps/components/map-box.css';
 import '../../../../../widgets/maps/components/map.css';
-import * as L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import * as L from '../../../../../lib/leaflet.ts';
 
 export interface SiteMapCanvasProps {
   /** The site's position, or null while none is chosen. */
