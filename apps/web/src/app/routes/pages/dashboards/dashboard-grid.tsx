@@ -1,6 +1,7 @@
 import { Group, Text, Title } from '@mantine/core';
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import './dashboard-grid.css';
+import { whenIdle } from '../../../../lib/when-idle.ts';
 
 /**
  * The responsive grid every dashboard lays its widgets on: one column on phones, two on tablets,
@@ -54,19 +55,15 @@ function useNearViewport(enabled: boolean) {
       if (event.key === 'Tab') setNear(true);
     };
     window.addEventListener('keydown', onKey, true);
-    let idle: number | undefined;
+    let cancelIdle: (() => void) | undefined;
     const timer = window.setTimeout(() => {
-      idle =
-        typeof requestIdleCallback === 'function'
-          ? requestIdleCallback(() => setNear(true), { timeout: 2_000 })
-          : undefined;
-      if (idle === undefined) setNear(true);
+      cancelIdle = whenIdle(() => setNear(true), 2_000);
     }, IDLE_RENDER_MS);
     return () => {
       observer.disconnect();
       window.removeEventListener('keydown', onKey, true);
       window.clearTimeout(timer);
-      if (idle !== undefined) cancelIdleCallback(idle);
+      cancelIdle?.();
     };
   }, [near]);
   return { ref, near };
