@@ -1,6 +1,9 @@
+import { initialLanguage } from '../i18n/i18n.ts';
+import { prepareTimeOfDay } from '../i18n/time-of-day.ts';
 import { hasSession, sessionStore } from '../lib/auth/session.ts';
 import { startEarlyReads } from '../lib/early-reads.ts';
 import type { FleetScope } from '../lib/scope.ts';
+import { whenIdle } from '../lib/when-idle.ts';
 import { fleetFirstReadUrls } from './routes/pages/dashboards/first-read-urls.ts';
 
 /**
@@ -13,6 +16,8 @@ import { fleetFirstReadUrls } from './routes/pages/dashboards/first-read-urls.ts
 export function preloadSignedInRoute(hash = window.location.hash) {
   if (!hasSession()) return;
   void import('./frame/pages-frame.tsx');
+  // While those load, the widget cards' time formatter (its locale data is the costly part).
+  whenIdle(() => prepareTimeOfDay(initialLanguage()));
   const schemas = import('../lib/auth/schemas.ts');
   const path = hash.replace(/^#/, '').split('?')[0];
   const agent = /^\/agent(?:\/(\d+))?\/dashboard\/?$/.exec(path);

@@ -2,7 +2,7 @@ import { ActionIcon, Button, Card, Center, Group, Loader, Stack, Text, Title } f
 import { IconAlertTriangle, IconInfoCircle, IconRefresh } from '@tabler/icons-react';
 import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatTimeOfDay } from '../i18n/format.ts';
+import { formatTimeOfDay } from '../i18n/time-of-day.ts';
 import { isApiError } from '../lib/api-client.ts';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { onDemand, preload, useOnDemand } from './on-demand.tsx';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dateTimeWriter, formatTimeOfDay, shortDateWriter } from './format.ts';
+import { dateTimeWriter, shortDateWriter } from './format.ts';
+import { formatTimeOfDay } from './time-of-day.ts';
 
 const at = new Date('2026-11-24T14:05:09Z');
 

@@ -29,21 +29,6 @@ function intl(locale: string, style: 'dateTime' | 'date', timeZone?: string): In
   return f;
 }
 
-/**
- * What `Date#toLocaleTimeString(language)` writes (hour, minute and second), from a formatter built once per
- * language: `toLocaleTimeString` builds a new one on every call, which on a dashboard's first render (a
- * widget card's "Updated" line each) cost more main-thread time than the cards themselves.
- */
-export function formatTimeOfDay(date: Date | number, language: string): string {
-  const key = `${language}|time`;
-  let f = cache.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(language, { hour: 'numeric', minute: 'numeric', second: 'numeric' });
-    cache.set(key, f);
-  }
-  return f.format(date);
-}
-
 const isEnglish = (language: string) => language.split('-')[0] === 'en';
 
 /** Date and time of a widget row: English keeps the console's d/M/yyyy H:mm, other languages their own order. */
