@@ -142,10 +142,6 @@ export function useKioskRotation(mode: KioskMode) {
   }, [mode.rotateS, navigate]);
 }
 
-/**
- * While a kiosk shows, the session does not expire: the token is traded for a fresh one on entry and every
- * KIOSK_REFRESH_MS (POST /api-token-refresh/), and the larger type is on.
- */
 /** Tokens a kiosk sent or received in a refresh, with when (ms): see refreshOnShow. */
 const recentKioskTokens = new Map<string, number>();
 
@@ -161,6 +157,10 @@ async function refreshOnShow(now = Date.now()) {
   if (await refreshToken(token)) recentKioskTokens.set(sessionStore.get().token, Date.now());
 }
 
+/**
+ * While a kiosk shows, the session does not expire: the token is traded for a fresh one on entry and every
+ * KIOSK_REFRESH_MS (POST /api-token-refresh/), and the larger type is on.
+ */
 export function useKioskSession(on: boolean) {
   useEffect(() => {
     if (!on) return;

@@ -1,5 +1,5 @@
 import { AUTH_REDIRECT_DELAY_MS } from '@forecourt/contract/rules';
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '../../../testing/fetch-mock.ts';
 import { renderApp } from '../../../testing/render.tsx';
@@ -38,8 +38,10 @@ describe('request password page', () => {
     expect(screen.getByText('Reset password instructions have been sent to your email.')).toBeInTheDocument();
     expect(api.calls[0].body).toEqual({ email: 'robin@example.com' });
     await waitFor(() => expect(location.current.pathname).toBe('/auth/login'));
+    // The login page is a lazy route: until it commits, the old page (with the same text) stays on screen.
+    const login = await screen.findByRole('form', { name: 'Login' });
     expect(
-      await screen.findByText('Reset password instructions have been sent to your email.'),
+      within(login).getByText('Reset password instructions have been sent to your email.'),
     ).toBeInTheDocument();
   });
 
