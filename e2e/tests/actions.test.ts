@@ -233,4 +233,35 @@ describe('actions on the fleet (simulator on)', () => {
     await shot(p, 'actions-agent-dashboard-390');
     await p.context().close();
   });
+
+  it('a ticket whose answer is lost is sent again with the same Idempotency-Key and stored once', async () => {
+    const p = await actions.signedIn('agent');
+    const keys: string[] = [];
+    let lost: { ticket_id: number } | undefined;
+    // The first request reaches the server; its answer never reaches the console (the connection drops).
+    await p.route('**/api/zendesk/ticket/', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      keys.push(route.request().headers()['idempotency-key']);
+      if (lost) return route.continue();
+      lost = (await (await route.fetch()).json()) as { ticket_id: number };
+      return route.abort('connectionreset');
+    });
+    const widget = p.getByRole('region', { name: 'Support' });
+    await widget.getByRole('button', { name: /Click here to contact support/ }).click();
+    const modal = p.getByRole('dialog', { name: 'New support ticket' });
+    await modal.getByLabel('Subject').fill(`Card reader offline at ${Date.now()}`);
+    await modal.getByLabel('Body').fill('Since the storm this morning.');
+    const answer = p.waitForResponse(
+      (r) => r.url().endsWith('/api/zendesk/ticket/') && r.request().method() === 'POST',
+    );
+    await modal.getByRole('button', { name: 'Submit' }).click();
+    const replay = await answer;
+    await p.getByText('Your ticket has been created').waitFor();
+    assert.equal(keys.length, 2);
+    assert.match(keys[0], /^[0-9a-f]{32}$/);
+    assert.equal(keys[1], keys[0]);
+    assert.equal(replay.headers()['idempotent-replayed'], 'true');
+    assert.equal(((await replay.json()) as { ticket_id: number }).ticket_id, lost?.ticket_id);
+    await p.context().close();
+  });
 });

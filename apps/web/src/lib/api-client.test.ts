@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { env } from '../config/env.ts';
 import { fakeJwt, json, mockFetch } from '../testing/fetch-mock.ts';
-import { ApiError, api, apiUrl, setUnauthorizedHandler } from './api-client.ts';
+import { ApiError, api, apiUrl, IDEMPOTENT_RETRY_MS, setUnauthorizedHandler } from './api-client.ts';
 import { clearSession, sessionStore, setToken } from './auth/session.ts';
 import { liveCursor } from './live-stream-state.ts';
 
@@ -54,6 +54,70 @@ describe('api client', () => {
   it('a network failure is an ApiError of kind network', async () => {
     mockFetch({ 'GET /api/x': new TypeError('Failed to fetch') });
     await expect(api.get('/api/x')).rejects.toMatchObject({ kind: 'network', status: 0 });
+  });
+
+  it('an idempotent action carries a fresh Idempotency-Key per call, other calls none', async () => {
+    const api$ = mockFetch({ 'POST /api/x': json({}) });
+    await api.post('/api/x', {}, { idempotent: true });
+    await api.post('/api/x', {}, { idempotent: true });
+    await api.post('/api/x', {});
+    const [first, second, plain] = api$.calls.map((c) => c.headers.get('Idempotency-Key'));
+    expect(first).toMatch(/^[0-9a-f]{32}$/);
+    expect(second).toMatch(/^[0-9a-f]{32}$/);
+    expect(second).not.toBe(first);
+    expect(plain).toBeNull();
+  });
+
+  it('an idempotent action with no answer is sent once more with the same key; a plain call is not', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let calls = 0;
+    const api$ = mockFetch({
+      'POST /api/x': () => (++calls === 1 ? new TypeError('Failed to fetch') : json({ done: 1 })),
+    });
+    const answer = api.post('/api/x', { a: 1 }, { idempotent: true });
+    await vi.advanceTimersByTimeAsync(IDEMPOTENT_RETRY_MS);
+    await expect(answer).resolves.toEqual({ done: 1 });
+    expect(api$.calls).toHaveLength(2);
+    expect(api$.calls[1].headers.get('Idempotency-Key')).toBe(api$.calls[0].headers.get('Idempotency-Key'));
+    expect(api$.calls[1].body).toEqual({ a: 1 });
+
+    calls = 0;
+    await expect(api.post('/api/x', {})).rejects.toMatchObject({ kind: 'network' });
+    expect(api$.calls).toHaveLength(3);
+  });
+
+  it('an idempotent action is not sent again after an answer, nor twice more when the retry fails too', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const api$ = mockFetch({ 'POST /api/x': json({ data: { errors: ['no'] } }, 409) });
+    await expect(api.post('/api/x', {}, { idempotent: true })).rejects.toMatchObject({ status: 409 });
+    expect(api$.calls).toHaveLength(1);
+    const down = mockFetch({ 'POST /api/x': new TypeError('Failed to fetch') });
+    const answer = api.post('/api/x', {}, { idempotent: true }).catch((e) => e);
+    await vi.advanceTimersByTimeAsync(IDEMPOTENT_RETRY_MS);
+    expect(await answer).toMatchObject({ kind: 'network', status: 0 });
+    expect(down.calls).toHaveLength(2);
+  });
+
+  it('after a lost answer, a 409 with Retry-After (the first still being handled) asks again for its answer', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let calls = 0;
+    const api$ = mockFetch({
+      'POST /api/x': () => {
+        calls++;
+        if (calls === 1) return new TypeError('Failed to fetch');
+        if (calls <= 3) return { status: 409, body: { error: true }, headers: { 'retry-after': '1' } };
+        return json({ done: 1 });
+      },
+    });
+    const answer = api.post('/api/x', {}, { idempotent: true });
+    await vi.advanceTimersByTimeAsync(3 * IDEMPOTENT_RETRY_MS);
+    await expect(answer).resolves.toEqual({ done: 1 });
+    expect(new Set(api$.calls.map((c) => c.headers.get('Idempotency-Key'))).size).toBe(1);
+    expect(api$.calls).toHaveLength(4);
+    // A 409 without Retry-After (the action's own conflict) is an answer.
+    const conflict = mockFetch({ 'POST /api/x': json({ error: true }, 409) });
+    await expect(api.post('/api/x', {}, { idempotent: true })).rejects.toMatchObject({ status: 409 });
+    expect(conflict.calls).toHaveLength(1);
   });
 
   it('a response that does not match the contract schema is an ApiError of kind parse', async () => {

@@ -57,6 +57,45 @@ export interface RequestOptions<T> {
    * Auth calls turn this off: a wrong password is an answer, not an expired session. @default true
    */
   handleUnauthorized?: boolean;
+  /**
+   * An action the server takes once per key (the pump, reboot and ticket actions): sent with an
+   * `Idempotency-Key`, and sent once more with the same key when no answer came back (a network error), since
+   * the first may have reached the server: a repeated key gets the first answer, the action is not done twice.
+   */
+  idempotent?: boolean;
+}
+
+/** How long an action with no answer waits before it is sent again with its key. */
+export const IDEMPOTENT_RETRY_MS = 1_000;
+/** How many more times it asks while the server is still handling the first (409 with Retry-After). */
+export const IDEMPOTENT_BUSY_TRIES = 10;
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * An idempotent action's request (see RequestOptions.idempotent): when no answer comes back, once more with the
+ * same key; the server may then still be handling the first and answer 409 with Retry-After (only its
+ * idempotency check does), so it asks again, each second, for the first's answer.
+ */
+async function sendAction(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if ((error as Error)?.name === 'AbortError') throw error;
+  }
+  for (let tries = 0; ; tries++) {
+    await delay(IDEMPOTENT_RETRY_MS);
+    const response = await fetch(url, init);
+    const busy = response.status === 409 && response.headers.has('retry-after');
+    if (!busy || tries >= IDEMPOTENT_BUSY_TRIES) return response;
+  }
+}
+
+/** 32 hex digits. From getRandomValues, which (unlike randomUUID) a console served over plain HTTP has too. */
+function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join(
+    '',
+  );
 }
 
 export { setUnauthorizedHandler } from './unauthorized.ts';
@@ -124,6 +163,7 @@ function rememberAnswer(key: string, etag: string, value: unknown) {
 
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const { method = 'GET', body, text, query, schema, signal, headers, handleUnauthorized = true } = options;
+  const idempotencyKey = options.idempotent ? newIdempotencyKey() : undefined;
   const token = sessionStore.get().token;
   const url = apiUrl(path, query);
   const answerKey = method === 'GET' && schema ? `${token}\n${url}` : null;
@@ -139,6 +179,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       ...authHeaders(token),
       ...(last ? { 'If-None-Match': last.etag } : {}),
       ...(cursor ? { 'X-Live-Cursor': cursor } : {}),
+      ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
       ...headers,
     },
     body: text ?? (body !== undefined ? JSON.stringify(body) : undefined),
@@ -151,7 +192,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       : undefined;
   let response: Response;
   try {
-    response = await (early ?? fetch(url, init));
+    response = await (early ?? (idempotencyKey ? sendAction(url, init) : fetch(url, init)));
   } catch (error) {
     if ((error as Error)?.name === 'AbortError') throw error;
     throw new ApiError({ status: 0, kind: 'network', errors: [], message: (error as Error)?.message });

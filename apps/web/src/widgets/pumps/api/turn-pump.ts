@@ -6,7 +6,14 @@ export type PumpTarget = 'on' | 'off';
 /** POST /api/pump/{id}/turn/on|off/. A 409 (already in that state, or pending) answers `{error, error_text}` too. */
 export async function turnPump(pumpId: number, target: PumpTarget): Promise<TurnPumpResponse> {
   try {
-    return await api.post(`/api/pump/${pumpId}/turn/${target}/`, {}, { schema: TurnPumpResponseSchema });
+    return await api.post(
+      `/api/pump/${pumpId}/turn/${target}/`,
+      {},
+      {
+        schema: TurnPumpResponseSchema,
+        idempotent: true,
+      },
+    );
   } catch (error) {
     const body = isApiError(error) ? (error.body as Partial<TurnPumpResponse> | null) : null;
     if (body && body.error === true && typeof body.error_text === 'string') {

@@ -6,6 +6,6 @@ export function rebootTerminal(terminalId: number, rebootType: RebootType) {
   return api.post(
     `/api/terminal/${terminalId}/reboot/`,
     { reboot_type: rebootType },
-    { schema: RebootAcceptedSchema },
+    { schema: RebootAcceptedSchema, idempotent: true },
   );
 }
