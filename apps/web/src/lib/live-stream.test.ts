@@ -13,6 +13,12 @@ const otherSite = { kind: 'site', id: 201 } as const;
 const at = '2026-11-24T10:00:00.000Z';
 const where = { agent_id: 7, company_id: 11, site_id: 101 };
 
+/**
+ * vi.waitFor with room: it waits for an outcome, it does not time it. Its own default (1 s) is too short for a
+ * real HTTP round trip on a loaded 2-core CI machine (the stream tests talk to a real server).
+ */
+const eventually = <T>(check: () => T) => vi.waitFor(check, { timeout: 10_000 });
+
 /** Queries on screen (observed), each counting how often it was fetched. */
 function screenWith(client: QueryClient, keys: Record<string, QueryKey>) {
   const fetches: Record<string, number> = {};
@@ -31,7 +37,7 @@ function screenWith(client: QueryClient, keys: Record<string, QueryKey>) {
   }
   /** Resolves once every query has been fetched `times` times. */
   const fetched = (times: number, names = Object.keys(keys)) =>
-    vi.waitFor(() => {
+    eventually(() => {
       for (const name of names) expect(fetches[name], name).toBe(times);
     });
   return {
@@ -120,7 +126,7 @@ describe('the stream client (a real SSE server)', () => {
     });
   };
 
-  const live = () => vi.waitFor(() => expect(liveStateStore.get()).toBe('live'), { timeout: 10_000 });
+  const live = () => eventually(() => expect(liveStateStore.get()).toBe('live'));
 
   it('opens one stream with the token, says so, and a message refetches exactly what its changes touch, in one pass', async () => {
     const view = screenWith(client, KEYS);
@@ -142,8 +148,8 @@ describe('the stream client (a real SSE server)', () => {
       { id: 42, kind: 'pump', ...where, terminal: 17, pump: 5, at },
       { id: 43, kind: 'alert', ...where, terminal: 18, at },
     ]);
-    await vi.waitFor(() => expect(view.fetches['pump 5 timeline']).toBe(base['pump 5 timeline'] + 1));
-    await vi.waitFor(() => {
+    await eventually(() => expect(view.fetches['pump 5 timeline']).toBe(base['pump 5 timeline'] + 1));
+    await eventually(() => {
       expect(view.fetches['alerts site']).toBe(base['alerts site'] + 1);
       expect(view.fetches['bell count site']).toBe(base['bell count site'] + 1);
       expect(view.fetches['pumps site']).toBe(base['pumps site'] + 1);
@@ -211,7 +217,7 @@ describe('the stream client (a real SSE server)', () => {
   it('a 401 ends the session like any call, and the stream with it', async () => {
     server.refuseNext(401);
     open();
-    await vi.waitFor(() => expect(unauthorized).toHaveBeenCalledTimes(1));
+    await eventually(() => expect(unauthorized).toHaveBeenCalledTimes(1));
     expect(liveStateStore.get()).toBe('off');
     expect(server.requests).toHaveLength(1);
   });
@@ -219,13 +225,13 @@ describe('the stream client (a real SSE server)', () => {
   it('stopping (sign-out) closes the stream', async () => {
     open();
     await live();
-    await vi.waitFor(() => expect(server.openCount()).toBe(1));
+    await eventually(() => expect(server.openCount()).toBe(1));
     server.reset(77);
-    await vi.waitFor(() => expect(liveCursor.get()).toBe('77'));
+    await eventually(() => expect(liveCursor.get()).toBe('77'));
     stop();
     expect(liveStateStore.get()).toBe('off');
     expect(liveCursor.get()).toBeNull();
-    await vi.waitFor(() => expect(server.openCount()).toBe(0));
+    await eventually(() => expect(server.openCount()).toBe(0));
   });
 });
 
