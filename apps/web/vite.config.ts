@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
+import { firstViewPreloadPlugin } from './vite/first-view-preload-plugin.ts';
 import { i18nPlugin } from './vite/i18n-plugin.ts';
 import { leanImportsPlugin } from './vite/lean-imports-plugin.ts';
 import { precompressPlugin } from './vite/precompress-plugin.ts';
@@ -49,6 +50,8 @@ export default defineConfig(({ command, mode }) => {
       leanImportsPlugin(path.join(here, 'src/lib/use-merge-refs.ts')),
       react(),
       i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') }),
+      // Before precompress: it rewrites theme-init.js in the output.
+      firstViewPreloadPlugin(/[\\/]src[\\/]app[\\/]frame[\\/]pages-frame\.tsx$/),
       precompressPlugin(),
     ],
     resolve: {

@@ -92,6 +92,8 @@ describe('sign-in screens', () => {
     // The budget is issue 15's 130 KB.
     assert.ok(js <= 130 * 1024, `JS ${js} bytes`);
     assert.ok(css <= 30 * 1024, `CSS ${css} bytes`);
+    // Signed out, theme-init.js asks for none of the signed-in first view's files.
+    assert.equal(await p.locator('link[rel="modulepreload"], link[rel="preload"]').count(), 0);
     await p.context().close();
   });
 
@@ -126,6 +128,20 @@ describe('sign-in screens', () => {
     // modules (only the parts the maps use, src/lib/leaflet.ts), Table's ScrollArea on first use and zod
     // without its JSON Schema generator (vite/lean-imports-plugin.ts). The budget is issue 15's 250 KB.
     assert.ok(js <= 250 * 1024, `JS ${js} bytes`);
+    // theme-init.js asked for the first view's chunks and CSS alongside the entry (vite/first-view-preload-plugin.ts),
+    // and the app's own imports used those answers: no file came twice.
+    const preloaded = await p.evaluate(() =>
+      [...document.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href')),
+    );
+    assert.ok(
+      preloaded.some((href) => /^\/assets\/signed-in-[\w-]+\.js$/.test(href ?? '')),
+      preloaded.join(' '),
+    );
+    const urls = bodies.map((b) => b.url);
+    assert.deepEqual(
+      urls.filter((u, i) => urls.indexOf(u) !== i),
+      [],
+    );
     await p.context().close();
   });
 

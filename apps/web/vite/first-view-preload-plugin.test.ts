@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Rollup } from 'vite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TOKEN_KEY, USER_KEY } from '../src/lib/auth/session.ts';
+import { fakeJwt } from '../src/testing/fetch-mock.ts';
+import {
+  buildThemeInit,
+  FIRST_VIEW_MARKER,
+  fillThemeInit,
+  firstViewFiles,
+} from './first-view-preload-plugin.ts';
+
+const themeInit = readFileSync(
+  path.join(path.dirname(fileURLToPath(import.meta.url)), '../public/theme-init.js'),
+  'utf8',
+);
+
+function chunk(
+  fileName: string,
+  moduleIds: string[],
+  imports: string[],
+  css: string[] = [],
+  isEntry = false,
+) {
+  return {
+    type: 'chunk',
+    fileName,
+    moduleIds,
+    imports,
+    isEntry,
+    viteMetadata: { importedCss: new Set(css), importedAssets: new Set() },
+  } as unknown as Rollup.OutputChunk;
+}
+
+const bundle = {
+  'assets/index-a.js': chunk('assets/index-a.js', ['/w/src/main.tsx'], [], ['assets/index-a.css'], true),
+  'assets/signed-in-b.js': chunk(
+    'assets/signed-in-b.js',
+    ['/w/src/app/frame/pages-frame.tsx', '/w/src/lib/auth/schemas.ts'],
+    ['assets/index-a.js', 'assets/zod-c.js', 'assets/api-d.js'],
+    ['assets/signed-in-b.css'],
+  ),
+  'assets/zod-c.js': chunk('assets/zod-c.js', ['/w/node_modules/zod/index.js'], ['assets/api-d.js']),
+  'assets/api-d.js': chunk('assets/api-d.js', ['/w/src/lib/api-client.ts'], ['assets/index-a.js']),
+  'assets/log-e.js': chunk('assets/log-e.js', ['/w/src/log.tsx'], ['assets/zod-c.js']),
+} as unknown as Rollup.OutputBundle;
+
+const FIRST = /[\\/]src[\\/]app[\\/]frame[\\/]pages-frame\.tsx$/;
+
+describe('first view preload plugin', () => {
+  afterEach(() => {
+    for (const link of document.head.querySelectorAll('link')) link.remove();
+  });
+
+  it('lists the chunk holding the frame, the chunks it imports (not the entry) and their CSS, once each', () => {
+    expect(firstViewFiles(bundle, FIRST)).toEqual([
+      '/assets/signed-in-b.js',
+      '/assets/zod-c.js',
+      '/assets/api-d.js',
+      '/assets/signed-in-b.css',
+    ]);
+    expect(firstViewFiles(bundle, /nowhere\.tsx$/)).toEqual([]);
+  });
+
+  it('fills the list theme-init.js carries, and refuses a theme-init.js without it', () => {
+    expect(themeInit).toContain(FIRST_VIEW_MARKER);
+    expect(themeInit).toContain(`'${TOKEN_KEY}'`);
+    expect(themeInit).toContain(`'${USER_KEY}'`);
+    const filled = fillThemeInit(themeInit, ['/assets/a.js']);
+    expect(filled).toContain('for (const href of ["/assets/a.js"])');
+    expect(() => fillThemeInit('// nothing', [])).toThrow(FIRST_VIEW_MARKER);
+  });
+
+  // The file as the build serves it (filled and minified).
+  const run = () => new Function(buildThemeInit(themeInit, ['/assets/a.js', '/assets/a.css']))();
+  const links = () =>
+    [...document.head.querySelectorAll('link')].map((l) => [
+      l.rel,
+      l.getAttribute('as'),
+      l.crossOrigin,
+      l.href,
+    ]);
+
+  it('with a session stored, asks for the files at once: modulepreload for scripts, a style preload for CSS', () => {
+    localStorage.setItem(TOKEN_KEY, fakeJwt({ exp: Math.floor(Date.now() / 1000) + 600 }));
+    localStorage.setItem(USER_KEY, JSON.stringify({ username: 'agent' }));
+    run();
+    expect(links()).toEqual([
+      ['modulepreload', 'script', '', `${location.origin}/assets/a.js`],
+      ['preload', 'style', '', `${location.origin}/assets/a.css`],
+    ]);
+  });
+
+  it('still applies the stored colour scheme and language once built', () => {
+    localStorage.setItem('fc-color-scheme', 'dark');
+    localStorage.setItem('fc-language', 'ar');
+    run();
+    expect(document.documentElement.dataset.mantineColorScheme).toBe('dark');
+    expect(document.documentElement.dir).toBe('rtl');
+    document.documentElement.removeAttribute('dir');
+    document.documentElement.removeAttribute('lang');
+  });
+
+  it('asks for nothing signed out, without a stored user, or with an expired token', () => {
+    run();
+    localStorage.setItem(TOKEN_KEY, fakeJwt({ exp: Math.floor(Date.now() / 1000) + 600 }));
+    run();
+    localStorage.setItem(USER_KEY, JSON.stringify({ username: 'agent' }));
+    localStorage.setItem(TOKEN_KEY, fakeJwt({ exp: Math.floor(Date.now() / 1000) - 5 }));
+    run();
+    expect(links()).toEqual([]);
+  });
+});
