@@ -1,6 +1,5 @@
-import { type Query, type QueryClient, type QueryKey, useQueryClient } from '@tanstack/react-query';
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { EventSource, type FetchLike } from 'eventsource';
-import { useEffect } from 'react';
 import {
   CHANGE_KINDS,
   type ChangeKind,
@@ -10,7 +9,7 @@ import {
 } from './api/queries-touched-by.ts';
 import type { QueryRoot } from './api/query-keys.ts';
 import { apiUrl, authHeaders, endUnauthorizedSession } from './api-client.ts';
-import { sessionStore, useSession } from './auth/session.ts';
+import { sessionStore } from './auth/session.ts';
 import { type LiveState, liveCursor, liveStateStore } from './live-stream-state.ts';
 
 /** The stream of changes in the caller's scope (docs: DESIGN.md "Live updates"). */
@@ -278,11 +277,4 @@ export function startLiveStream(options: LiveStreamOptions): () => void {
   setState(liveStateStore.get() === 'off' ? 'connecting' : 'reconnecting');
   connect();
   return stop;
-}
-
-/** Mounted once in the signed-in frame: the tab's stream runs while a token is stored. */
-export function useLiveStream() {
-  const client = useQueryClient();
-  const { token } = useSession();
-  useEffect(() => (token ? startLiveStream({ client }) : undefined), [client, token]);
 }

@@ -6,7 +6,7 @@ import { Navigate, useRoutes } from 'react-router';
 import { useOnDemand, useOpenAfterMount } from '../../components/on-demand.tsx';
 import { useCancelLiveOnNavigate } from '../../lib/api/live.ts';
 import { useLayout } from '../../lib/layout-store.ts';
-import { useLiveStream } from '../../lib/live-stream.ts';
+import { useLiveStream } from '../../lib/live-stream-start.ts';
 import { queryClient } from '../../lib/query-client.ts';
 import { DataProviders } from '../data-providers.tsx';
 import { pagesRoutes } from '../routes/pages-routes.tsx';
