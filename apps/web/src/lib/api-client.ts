@@ -1,5 +1,4 @@
 import type { ZodType } from 'zod';
-import { env } from '../config/env.ts';
 import { apiUrl, authHeaders, type QueryValue } from './api-url.ts';
 import { clearSession, sessionStore } from './auth/session.ts';
 import { clearEarlyReads, takeEarlyRead } from './early-reads.ts';
