@@ -50,8 +50,8 @@ export default defineConfig(({ command, mode }) => {
       leanImportsPlugin(path.join(here, 'src/lib/use-merge-refs.ts')),
       react(),
       i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') }),
-      // Before precompress: it rewrites theme-init.js in the output.
-      firstViewPreloadPlugin(/[\\/]src[\\/]app[\\/]frame[\\/]pages-frame\.tsx$/),
+      // Before precompress: it rewrites theme-init.js in the output (the `signed-in` chunk below and its imports).
+      firstViewPreloadPlugin(SIGNED_IN_FIRST_VIEW),
       precompressPlugin(),
     ],
     resolve: {

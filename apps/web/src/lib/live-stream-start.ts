@@ -20,11 +20,14 @@ export function afterFirstReads(
   let cancelIdle = () => {};
   let unsubscribe = () => {};
   const timer = setTimeout(() => settle(), latestMs);
-  const settle = () => {
-    if (settled) return;
+  const release = () => {
     settled = true;
     unsubscribe();
     clearTimeout(timer);
+  };
+  const settle = () => {
+    if (settled) return;
+    release();
     cancelIdle = whenIdle(task, 1_000);
   };
   const check = () => {
@@ -33,9 +36,7 @@ export function afterFirstReads(
   unsubscribe = cache.subscribe(check);
   check();
   return () => {
-    settled = true;
-    unsubscribe();
-    clearTimeout(timer);
+    release();
     cancelIdle();
   };
 }
