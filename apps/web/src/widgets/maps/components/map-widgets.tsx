@@ -36,10 +36,11 @@ function useLeafletWhenIdle(ready: boolean) {
 /** Box height of the map widgets. */
 export const MAP_HEIGHT = 420;
 
-/** The map's box while Leaflet loads: its background as the map will have it, with a spinner. */
+/** The map's box while Leaflet loads: its background as the map will have it, with a spinner that says so. */
 function MapLoader() {
+  const { t } = useTranslation();
   return (
-    <Center className="fc-map fc-map-placeholder">
+    <Center className="fc-map fc-map-placeholder" role="status" aria-label={t('LOADING')}>
       <Loader size="sm" />
     </Center>
   );
