@@ -7,6 +7,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, chromiumPath } from './lib/chromium.ts';
 import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
@@ -28,16 +29,6 @@ import { repoRoot, startServer } from './lib/server.ts';
  */
 
 const NOWHERE = 'http://127.0.0.1:9';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 type PageName = 'login' | 'agent' | 'company' | 'site';
 type Preset = 'mobile' | 'desktop';
@@ -87,7 +78,7 @@ async function signIn(url: string, username: string): Promise<Session> {
 }
 
 /** The page each demo user lands on, by its own path (no redirect measured). */
-async function dashboards(url: string) {
+export async function dashboards(url: string) {
   const agent = await signIn(url, 'agent');
   const company = await signIn(url, 'company');
   const site = await signIn(url, 'site');
@@ -147,7 +138,7 @@ async function runInFreshProfile(
 ): Promise<Result> {
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-lighthouse-'));
   const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromePath: chromiumPath(),
     chromeFlags: CHROMIUM_FLAGS,
     port: ports[0] ? await portIn(ports[0], ports[1]) : 0,
     userDataDir,

@@ -3,21 +3,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_FLAGS, chromiumPath } from './chromium.ts';
 import { repoRoot } from './server.ts';
-
-/** The flags every Chromium on this machine runs with (notes: shared machine, no GPU, no background traffic). */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const chromiumPath = () => process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A critical event type (the catalogue's "Power supply failure"): it sorts first in the alerts widget. */
 const CRITICAL_EVENT = { code: 14, name: 'Power supply failure' };
@@ -78,7 +65,7 @@ export async function browserLatency(o: {
   const gapMs = o.gapMs ?? 1500;
   const browser = await chromium.launch({
     executablePath: chromiumPath(),
-    args: CHROMIUM_ARGS,
+    args: CHROMIUM_FLAGS,
     timeout: 60_000,
   });
   try {
