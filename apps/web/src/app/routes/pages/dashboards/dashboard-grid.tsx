@@ -1,5 +1,6 @@
 import { Group, Text, Title } from '@mantine/core';
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import './dashboard-grid.css';
 import { whenIdle } from '../../../../lib/when-idle.ts';
 
@@ -69,6 +70,12 @@ function useNearViewport(enabled: boolean) {
   return { ref, near };
 }
 
+/** The widget's box while its code loads: a status that says so, as a card's own loader does. */
+function CellPlaceholder() {
+  const { t } = useTranslation();
+  return <div className="fc-dashboard-cell-placeholder" role="status" aria-label={t('LOADING')} />;
+}
+
 export function Cell({ span = 1, rows = 1, lazy = false, children }: CellProps) {
   const { ref, near } = useNearViewport(lazy);
   return (
@@ -79,12 +86,7 @@ export function Cell({ span = 1, rows = 1, lazy = false, children }: CellProps) 
       data-rows={rows}
       data-pending={near ? undefined : ''}
     >
-      {near &&
-        (lazy ? (
-          <Suspense fallback={<div className="fc-dashboard-cell-placeholder" />}>{children}</Suspense>
-        ) : (
-          children
-        ))}
+      {near && (lazy ? <Suspense fallback={<CellPlaceholder />}>{children}</Suspense> : children)}
     </div>
   );
 }
