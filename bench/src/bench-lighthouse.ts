@@ -8,6 +8,7 @@ import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS, chromiumPath } from './lib/chromium.ts';
+import { dashboards, type Session } from './lib/demo-sessions.ts';
 import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
@@ -33,11 +34,6 @@ const NOWHERE = 'http://127.0.0.1:9';
 type PageName = 'login' | 'agent' | 'company' | 'site';
 type Preset = 'mobile' | 'desktop';
 
-interface Session {
-  token: string;
-  user: Record<string, unknown>;
-}
-
 interface Figures {
   performance: number;
   accessibility: number;
@@ -61,37 +57,6 @@ async function portIn(from: number, to: number): Promise<number> {
     if (ok) return p;
   }
   throw new Error(`no free port in ${from}-${to}`);
-}
-
-async function signIn(url: string, username: string): Promise<Session> {
-  const res = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password: 'demo1234', rememberMe: true }),
-  });
-  if (!res.ok) throw new Error(`sign-in of ${username} failed: ${res.status}`);
-  const { token } = (await res.json()) as { token: string };
-  const user = (await (
-    await fetch(`${url}/api/user/`, { headers: { Authorization: `JWT ${token}` } })
-  ).json()) as Record<string, unknown>;
-  return { token, user };
-}
-
-/** The page each demo user lands on, by its own path (no redirect measured). */
-export async function dashboards(url: string) {
-  const agent = await signIn(url, 'agent');
-  const company = await signIn(url, 'company');
-  const site = await signIn(url, 'site');
-  const companyId = (company.user.companies as { id: number }[])[0].id;
-  const siteId = (site.user.sites as { id: number }[])[0].id;
-  const detail = (await (
-    await fetch(`${url}/api/site/detail/${siteId}/`, { headers: { Authorization: `JWT ${site.token}` } })
-  ).json()) as { company_id: number };
-  return {
-    agent: { session: agent, hash: `/agent/${agent.user.agent}/dashboard` },
-    company: { session: company, hash: `/company/${companyId}/dashboard` },
-    site: { session: site, hash: `/company/${detail.company_id}/site/${siteId}/dashboard` },
-  };
 }
 
 /** Puts a session into the fresh profile's localStorage, on a page of the origin that loads no app code. */

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { SourceMapConsumer } from 'source-map-js';
-import { dashboards } from './bench-lighthouse.ts';
 import { CHROMIUM_FLAGS, chromiumPath } from './lib/chromium.ts';
+import { dashboards } from './lib/demo-sessions.ts';
 import { isMain, parseArgs, waitForQuiet } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
