@@ -2,7 +2,6 @@ import { Group, Text, Title } from '@mantine/core';
 import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import './dashboard-grid.css';
-import { whenIdle } from '../../../../lib/when-idle.ts';
 
 /**
  * The responsive grid every dashboard lays its widgets on: one column on phones, two on tablets,
@@ -19,9 +18,10 @@ export interface CellProps {
   rows?: 1 | 2;
   /**
    * A widget below the fold: rendered (its code fetched, its data asked for) only when the cell comes within
-   * `NEAR_VIEWPORT` of the viewport, when the keyboard's Tab is first pressed, or once the page has been idle
-   * for a while. Until then the cell keeps its
-   * place with an empty box of the widget's height. @default false
+   * `NEAR_VIEWPORT` of the viewport, when the keyboard's Tab is first pressed, or before the page is printed.
+   * Until then the cell keeps its place with an empty box of the widget's height. A phone
+   * that never scrolls down spends neither time nor data on it (no timer renders it later: that work would
+   * land on a page someone may be using). @default false
    */
   lazy?: boolean;
   children: ReactNode;
@@ -29,10 +29,7 @@ export interface CellProps {
 
 /** How close a lazy cell comes to the viewport before its widget is rendered. */
 export const NEAR_VIEWPORT = '150px 0px';
-/** After this long on the page, lazy cells render even out of view (a wall screen shows everything). */
-export const IDLE_RENDER_MS = 8_000;
-
-/** True once the element is near the viewport or the page has been idle `IDLE_RENDER_MS`. */
+/** True once the element is near the viewport, the keyboard's Tab has been pressed or the page is printed. */
 function useNearViewport(enabled: boolean) {
   const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(!enabled);
@@ -56,15 +53,13 @@ function useNearViewport(enabled: boolean) {
       if (event.key === 'Tab') setNear(true);
     };
     window.addEventListener('keydown', onKey, true);
-    let cancelIdle: (() => void) | undefined;
-    const timer = window.setTimeout(() => {
-      cancelIdle = whenIdle(() => setNear(true), 2_000);
-    }, IDLE_RENDER_MS);
+    // A printed dashboard shows every widget, not the boxes of those never scrolled to.
+    const onPrint = () => setNear(true);
+    window.addEventListener('beforeprint', onPrint);
     return () => {
       observer.disconnect();
       window.removeEventListener('keydown', onKey, true);
-      window.clearTimeout(timer);
-      cancelIdle?.();
+      window.removeEventListener('beforeprint', onPrint);
     };
   }, [near]);
   return { ref, near };
