@@ -10,6 +10,7 @@ import {
   FIRST_VIEW_MARKER,
   fillThemeInit,
   firstViewFiles,
+  lowPriorityEntry,
 } from './first-view-preload-plugin.ts';
 
 const themeInit = readFileSync(
@@ -111,5 +112,17 @@ describe('first view preload plugin', () => {
     localStorage.setItem(TOKEN_KEY, fakeJwt({ exp: Math.floor(Date.now() / 1000) - 5 }));
     run();
     expect(links()).toEqual([]);
+  });
+
+  it("marks the entry's module script low priority, once, and refuses a document without one", () => {
+    const html =
+      '<head><script src="/theme-init.js"></script>\n<script type="module" crossorigin src="/assets/index-a.js"></script></head>';
+    const marked = lowPriorityEntry(html);
+    expect(marked).toContain(
+      '<script type="module" crossorigin fetchpriority="low" src="/assets/index-a.js"></script>',
+    );
+    expect(marked).toContain('<script src="/theme-init.js"></script>');
+    expect(lowPriorityEntry(marked)).toBe(marked);
+    expect(() => lowPriorityEntry('<head></head>')).toThrow(/entry chunk/);
   });
 });

@@ -55,6 +55,22 @@ export function buildThemeInit(source: string, files: string[]): string {
   return code;
 }
 
+/**
+ * index.html with its entry chunk's `<script type="module">` marked `fetchpriority="low"`. A module script
+ * never holds the first paint back (it runs once the document is parsed), but Chromium asks for it at high
+ * priority, as for a blocking script: on a connection that orders its answers (HTTP/2 and 3) its 115 KB would
+ * come before the stylesheet the splash waits for. Low, the stylesheet and theme-init.js go first and the
+ * entry still leaves at once. Lighthouse's simulation likewise counts a high-priority script that arrived
+ * before the first paint as blocking that paint (issue 15: first paint 2.0 s there against 1.4 s at low).
+ * An error when the document has no module script (the two would have drifted).
+ */
+export function lowPriorityEntry(html: string): string {
+  if (/<script type="module"[^>]* fetchpriority="low"/.test(html)) return html;
+  const tag = /<script type="module"([^>]*) src="([^"]+)"><\/script>/;
+  if (!tag.test(html)) throw new Error('index.html has no <script type="module" src> for the entry chunk');
+  return html.replace(tag, '<script type="module"$1 fetchpriority="low" src="$2"></script>');
+}
+
 /** Writes theme-init.js into the build output, minified, its list the files of the chunk holding `first`. */
 export function firstViewPreloadPlugin(first: RegExp): Plugin {
   let config: ResolvedConfig;
@@ -64,6 +80,10 @@ export function firstViewPreloadPlugin(first: RegExp): Plugin {
     apply: 'build',
     configResolved(resolved) {
       config = resolved;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => lowPriorityEntry(html),
     },
     generateBundle(_options, bundle) {
       files = firstViewFiles(bundle, first, config.base);
