@@ -1,7 +1,8 @@
 import { Group, Text, Title } from '@mantine/core';
-import { type ReactNode, Suspense, useEffect, useRef, useState } from 'react';
+import { type ReactNode, Suspense, startTransition, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import './dashboard-grid.css';
+import { whenIdle } from '../../../../lib/when-idle.ts';
 
 /**
  * The responsive grid every dashboard lays its widgets on: one column on phones, two on tablets,
@@ -18,10 +19,9 @@ export interface CellProps {
   rows?: 1 | 2;
   /**
    * A widget below the fold: rendered (its code fetched, its data asked for) only when the cell comes within
-   * `NEAR_VIEWPORT` of the viewport, when the keyboard's Tab is first pressed, or before the page is printed.
-   * Until then the cell keeps its place with an empty box of the widget's height. A phone
-   * that never scrolls down spends neither time nor data on it (no timer renders it later: that work would
-   * land on a page someone may be using). @default false
+   * `NEAR_VIEWPORT` of the viewport, when the keyboard's Tab is first pressed, before the page is printed, or
+   * once the page has been open `IDLE_RENDER_MS` (then one cell at a time, see `renderWhenIdle`). Until then
+   * the cell keeps its place with an empty box of the widget's height. @default false
    */
   lazy?: boolean;
   children: ReactNode;
@@ -29,7 +29,43 @@ export interface CellProps {
 
 /** How close a lazy cell comes to the viewport before its widget is rendered. */
 export const NEAR_VIEWPORT = '150px 0px';
-/** True once the element is near the viewport, the keyboard's Tab has been pressed or the page is printed. */
+/** After this long on the page, lazy cells render even out of view (find in page, a wall screen's reader). */
+export const IDLE_RENDER_MS = 8_000;
+
+/** Lazy cells due for their idle render, in the order their time came (the page's order). */
+const idleQueue: Array<() => void> = [];
+let idlePumping = false;
+
+/**
+ * Renders the queued cells one at a time, each in an idle period of the browser and as a transition (React
+ * renders it in slices of a few milliseconds): rendering every lower widget in one go took the main thread for
+ * 300 ms and more on a phone (issue 15), in the middle of whatever the user was doing.
+ */
+function renderWhenIdle(render: () => void): () => void {
+  idleQueue.push(render);
+  if (!idlePumping) {
+    idlePumping = true;
+    const next = () => {
+      const first = idleQueue.shift();
+      if (!first) {
+        idlePumping = false;
+        return;
+      }
+      startTransition(first);
+      whenIdle(next, 2_000);
+    };
+    whenIdle(next, 2_000);
+  }
+  return () => {
+    const at = idleQueue.indexOf(render);
+    if (at >= 0) idleQueue.splice(at, 1);
+  };
+}
+
+/**
+ * True once the element is near the viewport, the keyboard's Tab has been pressed, the page is printed or it
+ * has been open `IDLE_RENDER_MS`.
+ */
 function useNearViewport(enabled: boolean) {
   const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(!enabled);
@@ -56,10 +92,16 @@ function useNearViewport(enabled: boolean) {
     // A printed dashboard shows every widget, not the boxes of those never scrolled to.
     const onPrint = () => setNear(true);
     window.addEventListener('beforeprint', onPrint);
+    let dequeue: (() => void) | undefined;
+    const timer = window.setTimeout(() => {
+      dequeue = renderWhenIdle(() => setNear(true));
+    }, IDLE_RENDER_MS);
     return () => {
       observer.disconnect();
       window.removeEventListener('keydown', onKey, true);
       window.removeEventListener('beforeprint', onPrint);
+      window.clearTimeout(timer);
+      dequeue?.();
     };
   }, [near]);
   return { ref, near };
