@@ -128,6 +128,23 @@ describe('the stream client (a real SSE server)', () => {
 
   const live = () => eventually(() => expect(liveStateStore.get()).toBe('live'));
 
+  it('asks for the stream at low priority: background traffic, not part of loading the page', async () => {
+    const asked: RequestInit[] = [];
+    stop = startLiveStream({
+      client,
+      url: server.url,
+      token: () => 'token-1',
+      fetch: (input, init) => {
+        asked.push(init ?? {});
+        return realFetch(input, init);
+      },
+      onUnauthorized: unauthorized,
+    });
+    await live();
+    expect(asked).toHaveLength(1);
+    expect(asked[0].priority).toBe('low');
+  });
+
   it('opens one stream with the token, says so, and a message refetches exactly what its changes touch, in one pass', async () => {
     const view = screenWith(client, KEYS);
     await view.fetched(1);

@@ -215,7 +215,10 @@ export function startLiveStream(options: LiveStreamOptions): () => void {
     const headers: Record<string, string> = { ...init.headers, ...authHeaders(token()) };
     // A stream opened again after a refusal is a new EventSource: it resumes from the last id seen.
     if (lastEventId !== null && !hasHeader(headers, 'last-event-id')) headers['Last-Event-ID'] = lastEventId;
-    return (options.fetch ?? globalThis.fetch)(input, { ...init, headers });
+    // Low priority: a stream that stays open is background traffic, not part of loading the page. The reads
+    // go first, and tools that wait for a page's important requests to end (Lighthouse) do not wait for
+    // this one, which never ends (they waited out their 45 s limit and measured all that came after).
+    return (options.fetch ?? globalThis.fetch)(input, { ...init, headers, priority: 'low' });
   };
 
   const stop = () => {
