@@ -184,7 +184,11 @@ const TARGET_PX = 24;
 function declutter(map: L.Map, markers: L.Marker[]) {
   const items = markers.map((marker) => {
     const el = marker.getElement();
-    const size = Math.max(TARGET_PX, el?.offsetWidth ?? TARGET_PX);
+    // The icon's own size (pins and clusters are drawn at it): measuring the element would force a layout
+    // of the page with every marker just added (issue 15).
+    const iconSize = marker.options.icon?.options.iconSize;
+    const width = Array.isArray(iconSize) ? iconSize[0] : TARGET_PX;
+    const size = Math.max(TARGET_PX, width);
     return { marker, el, size, at: map.latLngToLayerPoint(marker.getLatLng()) };
   });
   const group = items.map((_, i) => i);
@@ -449,9 +453,12 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
       if (typeof performance !== 'undefined' && performance.mark) performance.mark('fc:company-map:drawn');
     };
 
-    draw();
+    // The first draw in a task of its own: the map's creation and view (a layout) and then every marker in
+    // one go held a phone's main thread for 120 ms and more (issue 15).
+    const first = window.setTimeout(draw, 0);
     map.on('moveend', draw);
     return () => {
+      window.clearTimeout(first);
       map.off('moveend', draw);
     };
   }, [map, index, t]);
