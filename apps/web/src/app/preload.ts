@@ -2,10 +2,9 @@ import { initialLanguage } from '../i18n/i18n.ts';
 import { prepareTimeOfDay } from '../i18n/time-of-day.ts';
 import { hasSession, sessionStore } from '../lib/auth/session.ts';
 import { startEarlyReads } from '../lib/early-reads.ts';
-import { notificationScope } from '../lib/notification-scope.ts';
-import { type FleetScope, isValidScope } from '../lib/scope.ts';
+import { holdSecondaryReads } from '../lib/first-view-gate.ts';
+import type { FleetScope } from '../lib/scope.ts';
 import { whenIdle } from '../lib/when-idle.ts';
-import { bellReadUrls } from './frame/bell-reads.ts';
 import { fleetFirstReadUrls } from './routes/pages/dashboards/first-read-urls.ts';
 
 /**
@@ -18,10 +17,6 @@ import { fleetFirstReadUrls } from './routes/pages/dashboards/first-read-urls.ts
 export function preloadSignedInRoute(hash = window.location.hash) {
   if (!hasSession()) return;
   void import('./frame/pages-frame.tsx');
-  // The header's bell on every signed-in page: its two reads go out now too, with the dashboard's below.
-  const { user: stored, token } = sessionStore.get();
-  const bell = notificationScope(stored);
-  if (isValidScope(bell)) startEarlyReads(bellReadUrls(bell), token);
   // While those load, the widget cards' time formatter (its locale data is the costly part).
   whenIdle(() => prepareTimeOfDay(initialLanguage()));
   const schemas = import('../lib/auth/schemas.ts');
@@ -43,8 +38,12 @@ export function preloadSignedInRoute(hash = window.location.hash) {
     return id > 0 ? { kind: 'agent', id } : null;
   };
   // The stored user as it looks at a glance (the schemas check it below): its first reads go out now.
-  const early = scopeOf(stored);
-  if (early) startEarlyReads(fleetFirstReadUrls(early), token);
+  const early = scopeOf(sessionStore.get().user);
+  if (early) {
+    const answers = startEarlyReads(fleetFirstReadUrls(early), sessionStore.get().token);
+    // The header's bell reads once these have answered and been drawn (lib/first-view-gate.ts).
+    if (answers.length) holdSecondaryReads(Promise.allSettled(answers));
+  }
   const reads = import('./routes/pages/dashboards/first-reads.ts');
   void Promise.all([schemas, reads]).then(([{ checkStoredUser }, { prefetchFleetDashboard }]) => {
     checkStoredUser();

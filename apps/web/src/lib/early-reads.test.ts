@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BELL_FILTERS, bellReadUrls, NOTIFICATION_COUNT } from '../app/frame/bell-reads.ts';
 import { fleetFirstReadUrls } from '../app/routes/pages/dashboards/first-read-urls.ts';
 import { prefetchFleetDashboard } from '../app/routes/pages/dashboards/first-reads.ts';
 import { fakeJwt, json, mockFetch } from '../testing/fetch-mock.ts';
-import { alertQueries } from './api/alerts.ts';
 import { api } from './api-client.ts';
 import { clearSession, sessionStore, setToken } from './auth/session.ts';
 import { clearEarlyReads, EARLY_READ_MAX_AGE_MS, startEarlyReads, takeEarlyRead } from './early-reads.ts';
@@ -91,40 +89,6 @@ describe('early reads', () => {
       prefetchFleetDashboard(scope);
       await new Promise((r) => setTimeout(r, 20));
       expect(api$.calls).toHaveLength(early.length);
-    }
-  });
-
-  it("sends exactly the bell's two reads, which the bell's queries then take instead of asking", async () => {
-    const token = fakeJwt();
-    setToken(token);
-    const api$ = mockFetch({});
-    for (const scope of [
-      { kind: 'agent', id: 3 },
-      { kind: 'company', id: 5 },
-      { kind: 'site', id: 9 },
-    ] as const) {
-      const bell = () => {
-        void queryClient.prefetchQuery(
-          alertQueries.list(scope, { limit_to: NOTIFICATION_COUNT, ...BELL_FILTERS }),
-        );
-        void queryClient.prefetchQuery(alertQueries.count(scope, BELL_FILTERS));
-      };
-      api$.calls.length = 0;
-      queryClient.clear();
-      bell();
-      await new Promise((r) => setTimeout(r, 20));
-      const asked = api$.calls.map((c) => c.url.pathname + c.url.search).sort();
-      const early = bellReadUrls(scope)
-        .map((u) => new URL(u, 'http://localhost'))
-        .map((u) => u.pathname + u.search)
-        .sort();
-      expect(asked).toEqual(early);
-      api$.calls.length = 0;
-      queryClient.clear();
-      startEarlyReads(bellReadUrls(scope), token);
-      bell();
-      await new Promise((r) => setTimeout(r, 20));
-      expect(api$.calls).toHaveLength(2);
     }
   });
 });

@@ -19,17 +19,30 @@ const reads = new Map<string, EarlyRead>();
 /** An answer older than this is not handed out: the client asks again. */
 export const EARLY_READ_MAX_AGE_MS = 10_000;
 
-/** Sends a GET of each path (as `apiUrl` writes it) with the session's token, unless one is on its way. */
-export function startEarlyReads(urls: readonly string[], token: string, now = Date.now()) {
-  if (!token || typeof fetch !== 'function') return;
+/**
+ * Sends a GET of each path (as `apiUrl` writes it) with the session's token, unless one is on its way. Returns
+ * the answers of all of them (sent now or already on their way).
+ */
+export function startEarlyReads(
+  urls: readonly string[],
+  token: string,
+  now = Date.now(),
+): Promise<Response>[] {
+  if (!token || typeof fetch !== 'function') return [];
+  const answers: Promise<Response>[] = [];
   for (const url of urls) {
     const known = reads.get(url);
-    if (known && known.token === token && now - known.sentAt < EARLY_READ_MAX_AGE_MS) continue;
+    if (known && known.token === token && now - known.sentAt < EARLY_READ_MAX_AGE_MS) {
+      answers.push(known.response);
+      continue;
+    }
     const response = fetch(url, { headers: { Accept: 'application/json', ...authHeaders(token) } });
     // Never taken (the page went elsewhere): the failure is nobody's to report.
     response.catch(() => undefined);
     reads.set(url, { token, sentAt: now, response });
+    answers.push(response);
   }
+  return answers;
 }
 
 /** The answer of an early GET of `url` with `token`, once; undefined when there is none or it is stale. */

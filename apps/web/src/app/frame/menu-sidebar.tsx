@@ -12,8 +12,8 @@ import { useTranslation } from 'react-i18next';
 import './menu-sidebar.css';
 import { useLocation } from 'react-router';
 import { Link } from '../../components/link.tsx';
+import { notificationScope } from '../../lib/api/alerts.ts';
 import { useSession } from '../../lib/auth/session.ts';
-import { notificationScope } from '../../lib/notification-scope.ts';
 import { type MenuItem, menuFor } from './menu-items.ts';
 
 const ICONS = {

@@ -6,14 +6,17 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onDemand, preload, useOnDemand } from '../../components/on-demand.tsx';
-import { alertQueries } from '../../lib/api/alerts.ts';
+import { alertQueries, notificationScope } from '../../lib/api/alerts.ts';
 import { pollWhileStreamDown } from '../../lib/api/live.ts';
 import { useSession } from '../../lib/auth/session.ts';
-import { notificationScope } from '../../lib/notification-scope.ts';
-import { BELL_FILTERS, NOTIFICATION_COUNT } from './bell-reads.ts';
+import { useStore } from '../../lib/create-store.ts';
+import { firstViewGate } from '../../lib/first-view-gate.ts';
 
 /** The dropdown, with its floating code: fetched when the bell first opens (or the pointer comes near). */
 const dropdownModule = onDemand(() => import('./notifications-dropdown.tsx'));
+
+/** How many of the newest alerts the bell lists. */
+const NOTIFICATION_COUNT = 20;
 
 /** Hard-coded badge on the email icon (docs/product.md#page-frame). */
 const MAIL_BADGE = 2;
@@ -28,17 +31,19 @@ export function NotificationsMenu() {
   const [opened, setOpened] = useState(false);
   const [target, setTarget] = useState<HTMLDivElement | null>(null);
   const source = notificationScope(user);
-  // The unacknowledged active alerts of the source: counted, the latest listed (the entry may have sent both).
-  const unacknowledged = BELL_FILTERS;
+  // The unacknowledged active alerts of the source (docs/product.md#alert-lifecycle): counted, the latest listed.
+  const unacknowledged = { state: 'active', acknowledged: false } as const;
   const scope = source ?? { kind: 'agent' as const, id: 0 };
+  // Not part of a dashboard's first view: asked for once its first reads have answered (lib/first-view-gate.ts).
+  const gateOpen = useStore(firstViewGate);
   const query = useQuery({
     ...alertQueries.list(scope, { limit_to: NOTIFICATION_COUNT, ...unacknowledged }),
-    enabled: source !== null,
+    enabled: source !== null && gateOpen,
     refetchInterval: pollWhileStreamDown(NOTIFICATIONS_DELAY_MS),
   });
   const counted = useQuery({
     ...alertQueries.count(scope, unacknowledged),
-    enabled: source !== null,
+    enabled: source !== null && gateOpen,
     refetchInterval: pollWhileStreamDown(NOTIFICATIONS_DELAY_MS),
   });
   const items = source ? (query.data ?? []) : [];

@@ -6,7 +6,7 @@ import {
   AlertSiteSchema,
   type AlertState,
 } from '@forecourt/contract/fleet';
-import { type NotificationPrefs, NotificationPrefsSchema } from '@forecourt/contract/users';
+import { type CurrentUser, type NotificationPrefs, NotificationPrefsSchema } from '@forecourt/contract/users';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../api-client.ts';
@@ -102,6 +102,20 @@ export const notificationPrefsQuery = () =>
 
 export function saveNotificationPrefs(prefs: NotificationPrefs): Promise<NotificationPrefs> {
   return api.put('/api/user/notifications/', prefs, { schema: NotificationPrefsSchema });
+}
+
+/**
+ * Where notifications come from, by user kind: the agent's alerts if the agent id is a positive
+ * number; else the first company's; else the first site's; otherwise none.
+ */
+export function notificationScope(
+  user: Pick<CurrentUser, 'agent' | 'companies' | 'sites'> | null,
+): Scope | null {
+  if (!user) return null;
+  if (typeof user.agent === 'number' && user.agent > 0) return { kind: 'agent', id: user.agent };
+  if (user.companies?.length) return { kind: 'company', id: user.companies[0].id };
+  if (user.sites?.length) return { kind: 'site', id: user.sites[0].id };
+  return null;
 }
 
 export type { Alert };
