@@ -4,6 +4,7 @@ import {
   FIRST_VIEW_GATE_MAX_MS,
   firstViewGate,
   holdSecondaryReads,
+  whenFirstViewDrawn,
 } from './first-view-gate.ts';
 
 describe('first view gate', () => {
@@ -36,5 +37,25 @@ describe('first view gate', () => {
     expect(firstViewGate.get()).toBe(false);
     await vi.advanceTimersByTimeAsync(FIRST_VIEW_GATE_MAX_MS);
     expect(firstViewGate.get()).toBe(true);
+  });
+
+  it('runs a waiting call once the gate opens, at once when it is open, and not at all once cancelled', async () => {
+    const now = vi.fn();
+    whenFirstViewDrawn(now);
+    expect(now).toHaveBeenCalledTimes(1);
+    let answer: (v: unknown) => void = () => {};
+    holdSecondaryReads(new Promise((r) => (answer = r)));
+    const later = vi.fn();
+    const cancelled = vi.fn();
+    whenFirstViewDrawn(later);
+    const cancel = whenFirstViewDrawn(cancelled);
+    cancel();
+    answer([]);
+    await vi.advanceTimersByTimeAsync(1_100 + FIRST_VIEW_DRAW_MS);
+    expect(later).toHaveBeenCalledTimes(1);
+    expect(cancelled).not.toHaveBeenCalled();
+    firstViewGate.set(false);
+    firstViewGate.set(true);
+    expect(later).toHaveBeenCalledTimes(1);
   });
 });

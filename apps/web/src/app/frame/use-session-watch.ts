@@ -4,13 +4,15 @@ import { authFlashStore } from '../../lib/auth/auth-service.ts';
 import { sessionStore } from '../../lib/auth/session.ts';
 import { verifyToken } from '../../lib/auth/session-calls.ts';
 import { createToken } from '../../lib/auth/token.ts';
+import { whenFirstViewDrawn } from '../../lib/first-view-gate.ts';
 
 /** How often the token is re-verified with the server while the console is open. */
 const VERIFY_EVERY_MS = 5 * 60_000;
 
 /**
- * While signed in: the sign-in flash is spent; the token is verified with the server on entry, on
- * return to the tab and every few minutes ('Signature has expired.' → auth/logout, other failures
+ * While signed in: the sign-in flash is spent; the token is verified with the server on entry (once a
+ * dashboard's first reads have answered and been drawn: lib/first-view-gate.ts), on return to the tab and every
+ * few minutes ('Signature has expired.' → auth/logout, other failures
  * ignored); and the session ends by itself when the token's `exp` passes.
  */
 export function useSessionWatch() {
@@ -22,7 +24,7 @@ export function useSessionWatch() {
     const check = async () => {
       if ((await verifyToken()) === 'expired' && !stopped) navigate('/auth/logout', { replace: true });
     };
-    void check();
+    const cancelFirst = whenFirstViewDrawn(() => void check());
     const interval = setInterval(check, VERIFY_EVERY_MS);
     const onVisible = () => {
       if (document.visibilityState === 'visible') void check();
@@ -30,6 +32,7 @@ export function useSessionWatch() {
     document.addEventListener('visibilitychange', onVisible);
     return () => {
       stopped = true;
+      cancelFirst();
       clearInterval(interval);
       document.removeEventListener('visibilitychange', onVisible);
     };
