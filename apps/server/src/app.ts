@@ -31,6 +31,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { devicesPlugin } from './plugins/devices.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
+import { liveCursorPlugin } from './plugins/live-cursor.ts';
 import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
@@ -184,6 +185,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(authPlugin);
   await app.register(scopePlugin);
   await app.register(snapshotCachePlugin, { ttlMs: opts.config.POLL_CACHE_MS });
+  await app.register(liveCursorPlugin);
   await app.register(devicesPlugin);
   await app.register(alertMailPlugin);
 

@@ -422,6 +422,45 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
     }
   });
 
+  it("names in each read's X-Live-Cursor a point to resume from: a stream resumed there is sent what the read predates", async () => {
+    const get = (path: string) =>
+      fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token.company}` } });
+    await until(async () => t.app.feed.cursor >= (await maxChangeId()));
+    // A snapshot read and a plain one: each holds every change up to its cursor.
+    const read = await get(`/api/company/${at.companySite.companyId}/sites/`);
+    expect(read.status).toBe(200);
+    const cursor = Number(read.headers.get('x-live-cursor'));
+    expect(cursor).toBe(t.app.feed.cursor);
+    const user = await get('/api/user/');
+    expect(user.status).toBe(200);
+    expect(Number(user.headers.get('x-live-cursor'))).toBe(cursor);
+    // Not on errors, nor on anything but reads.
+    const refused = await get(`/api/company/${at.otherCompany.companyId}/sites/`);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('x-live-cursor')).toBeNull();
+    const post = await t.app.inject({
+      method: 'POST',
+      url: '/api-token-verify/',
+      payload: { token: token.company },
+    });
+    expect(post.headers['x-live-cursor']).toBeUndefined();
+
+    const after = mark();
+    await record(telemetryAt('companySite', after));
+    await until(async () => t.app.feed.cursor >= (await maxChangeId()));
+    // A snapshot built before the change and not touched by it keeps the cursor it was built at.
+    const elsewhere = await get(`/api/company/${at.companySite.companyId}/sites/`);
+    expect(Number(elsewhere.headers.get('x-live-cursor'))).toBeGreaterThanOrEqual(cursor);
+    expect(Number(elsewhere.headers.get('x-live-cursor'))).toBeLessThanOrEqual(t.app.feed.cursor);
+    const stream = await openLive(token.company, { headers: { 'last-event-id': String(cursor) } });
+    try {
+      await stream.until(() => stream.terminals().includes(after));
+      expect(stream.messages()[0].changes[0].id).toBeGreaterThan(cursor);
+    } finally {
+      await stream.close();
+    }
+  });
+
   it('sends a long backlog as one message, in order, with the last id', async () => {
     await until(async () => t.app.feed.cursor >= (await maxChangeId()));
     const after = t.app.feed.cursor;

@@ -4,6 +4,7 @@ import type { ScopeKind } from '@forecourt/contract/scope';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
+import { LIVE_CURSOR_HEADER } from '../plugins/live-cursor.ts';
 import { queryKey, sendSnapshot } from '../plugins/snapshot-cache.ts';
 import type { ReadScope } from '../repositories/read-scope.ts';
 import { notFound } from './errors.ts';
@@ -110,8 +111,13 @@ function schemaOf(opts: BaseOptions<z.ZodType, z.ZodType>, response: z.ZodType) 
   };
 }
 
-/** The header a console sends on a refetch caused by a live change: the id of the newest change it has seen. */
-export const LIVE_CURSOR_HEADER = 'x-live-cursor';
+/**
+ * The header of a snapshot's answers (plugins/live-cursor.ts): the feed's cursor when the build began, so the
+ * snapshot holds every change up to it. None while the feed has not read yet.
+ */
+function builtAtCursor(app: FastifyInstance): Record<string, string> {
+  return app.feed.isReady ? { [LIVE_CURSOR_HEADER]: String(app.feed.cursor) } : {};
+}
 
 /**
  * A client told of change N by a stream (maybe on another node) refetches: the snapshot it gets must not predate
@@ -138,6 +144,7 @@ export function dataRoute<Q extends z.ZodType, R extends z.ZodType>(
     async (request: FastifyRequest, reply: FastifyReply) => {
       await awaitLiveCursor(app, request);
       const snap = await app.snapshots.get(snapshotKey(request), async () => {
+        const headers = builtAtCursor(app);
         const ctx = { scope: scopeOf(request), query: request.query as z.output<Q>, request };
         const body = opts.loadJson
           ? await opts.loadJson(ctx)
@@ -145,7 +152,7 @@ export function dataRoute<Q extends z.ZodType, R extends z.ZodType>(
         return {
           body,
           contentType: 'application/json; charset=utf-8',
-          headers: {},
+          headers,
         };
       });
       return sendSnapshot(request, reply, snap);
@@ -200,10 +207,11 @@ export function logRoute<Q extends z.ZodType, Row extends z.ZodType>(
       reply.header('vary', 'Accept');
       await awaitLiveCursor(app, request);
       const snap = await app.snapshots.get(snapshotKey(request, csv ? '|csv' : ''), async () => {
+        const cursorAtStart = builtAtCursor(app);
         const query = request.query as z.output<Q> & { limit_to: number };
         const rows = await opts.load({ scope: scopeOf(request), query, request });
         const parsed = list.parse(rows) as Array<z.output<Row>>;
-        const headers: Record<string, string> = {};
+        const headers: Record<string, string> = cursorAtStart;
         const last = rows.at(-1);
         if (last && rows.length >= query.limit_to) {
           headers['x-next-cursor'] = last.cursor;

@@ -24,6 +24,8 @@ export interface ChangeFeed {
   readonly cursor: number;
   /** Resolves once the cursor is valid (the first read is done). */
   ready: Promise<void>;
+  /** Whether `ready` has resolved: the cursor is valid. */
+  readonly isReady: boolean;
   /** `fn` gets every change committed on any node, in id order, in batches. Returns the unsubscribe function. */
   subscribe(fn: (changes: Change[]) => void): () => void;
   /** Changes with an id in (after, upto] from the database, in order; 'reset' when `after` is older than the retention. */
@@ -70,9 +72,13 @@ export function createChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   let timer: NodeJS.Timeout | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
   let unlisten: (() => Promise<void>) | null = null;
+  let isReady = false;
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
+    markReady = () => {
+      isReady = true;
+      resolve();
+    };
   });
 
   /** Callers of caughtUp waiting for the cursor to reach an id. */
@@ -194,6 +200,9 @@ export function createChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   return {
     get cursor() {
       return cursor;
+    },
+    get isReady() {
+      return isReady;
     },
     ready,
     stats,

@@ -4,11 +4,12 @@ import { env } from '../config/env.ts';
 import { fakeJwt, json, mockFetch } from '../testing/fetch-mock.ts';
 import { ApiError, api, apiUrl, IDEMPOTENT_RETRY_MS, setUnauthorizedHandler } from './api-client.ts';
 import { clearSession, sessionStore, setToken } from './auth/session.ts';
-import { liveCursor } from './live-stream-state.ts';
+import { liveCursor, readsCursor } from './live-stream-state.ts';
 
 afterEach(() => {
   clearSession();
   liveCursor.set(null);
+  readsCursor.reset();
   env.authHeaderMode = 'jwt';
   env.authHeader = 'Authorization';
 });
@@ -33,6 +34,26 @@ describe('api client', () => {
     await api.post('/api/x', {});
     expect(api$.calls[1].headers.get('X-Live-Cursor')).toBe('1234');
     expect(api$.calls[2].headers.get('X-Live-Cursor')).toBeNull();
+  });
+
+  it("notes each read's X-Live-Cursor (answers and 304s, not errors or actions) for the stream's first resume", async () => {
+    const user = z.object({ name: z.string() });
+    const api$ = mockFetch({
+      'GET /api/a/': { status: 200, body: { name: 'a' }, headers: { etag: '"a1"', 'x-live-cursor': '52' } },
+      'GET /api/b/': { status: 200, body: { name: 'b' }, headers: { 'x-live-cursor': '57' } },
+      'GET /api/gone/': { status: 404, body: {}, headers: { 'x-live-cursor': '3' } },
+      'POST /api/x': { status: 200, body: {}, headers: { 'x-live-cursor': '1' } },
+    });
+    await api.get('/api/a/', { schema: user });
+    await api.get('/api/b/', { schema: user });
+    await api.get('/api/gone/').catch(() => undefined);
+    await api.post('/api/x', {});
+    // The 304 of an unchanged read names how up to date the answer it hands back is.
+    api$.spy.mockImplementationOnce(
+      async () => new Response(null, { status: 304, headers: { etag: '"a1"', 'x-live-cursor': '50' } }),
+    );
+    await expect(api.get('/api/a/', { schema: user })).resolves.toEqual({ name: 'a' });
+    expect(readsCursor.take(() => {})).toBe(50);
   });
 
   it('sends the raw token in the configured header in raw mode', async () => {

@@ -2,7 +2,7 @@ import type { ZodType } from 'zod';
 import { apiUrl, authHeaders, type QueryValue } from './api-url.ts';
 import { clearSession, sessionStore } from './auth/session.ts';
 import { clearEarlyReads, takeEarlyRead } from './early-reads.ts';
-import { liveCursor } from './live-stream-state.ts';
+import { EARLY_READ_EPOCH, liveCursor, readsCursor } from './live-stream-state.ts';
 import { leaveForLogin } from './unauthorized.ts';
 
 export type ApiErrorKind = 'http' | 'network' | 'parse';
@@ -189,6 +189,8 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     method === 'GET' && !last && !cursor && !headers && text === undefined && body === undefined
       ? takeEarlyRead(url, token)
       : undefined;
+  // How up to date the answer is (X-Live-Cursor), for where the stream of changes resumes (lib/live-stream-state.ts).
+  const readEpoch = method !== 'GET' ? null : early ? EARLY_READ_EPOCH : readsCursor.epoch();
   let response: Response;
   try {
     response = await (early ?? (idempotencyKey ? sendAction(url, init) : fetch(url, init)));
@@ -197,6 +199,9 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     throw new ApiError({ status: 0, kind: 'network', errors: [], message: (error as Error)?.message });
   }
 
+  if (readEpoch !== null && (response.ok || response.status === 304)) {
+    readsCursor.answered(response.headers.get('x-live-cursor'), readEpoch);
+  }
   if (response.status === 304 && last && answerKey) {
     rememberAnswer(answerKey, last.etag, last.value);
     return last.value as T;

@@ -10,7 +10,7 @@ import {
 import type { QueryRoot } from './api/query-keys.ts';
 import { apiUrl, authHeaders, endUnauthorizedSession } from './api-client.ts';
 import { sessionStore } from './auth/session.ts';
-import { type LiveState, liveCursor, liveStateStore } from './live-stream-state.ts';
+import { type LiveState, liveCursor, liveStateStore, readsCursor } from './live-stream-state.ts';
 
 /** The stream of changes in the caller's scope (docs: DESIGN.md "Live updates"). */
 export const LIVE_PATH = '/api/live';
@@ -186,8 +186,9 @@ function hasHeader(headers: Record<string, string>, name: string) {
  *
  * - Sends the signed-in token (the same header as every API call), read afresh at each connection.
  * - A change refetches exactly the queries it touches (one pass per message); `event: reset` refetches
- *   everything live; a stream opened with nothing to resume from re-reads what is loaded (a change may
- *   have happened between those reads and the stream's start).
+ *   everything live. The first connection resumes after the oldest `X-Live-Cursor` of the reads made before
+ *   it (lib/live-stream-state.ts), so the changes those reads may predate arrive on it; with nothing to resume
+ *   from it re-reads what is loaded instead (a change may have happened between those reads and its start).
  * - Drops: the `eventsource` client reconnects by itself after the server's `retry` and resumes with
  *   `Last-Event-ID`; a refused stream (429, 5xx) is opened again here, resuming from the last id too.
  * - A 401 ends the session like any other call's, and the stream.
@@ -208,6 +209,7 @@ export function startLiveStream(options: LiveStreamOptions): () => void {
   let failures = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let resumeTaken = false;
 
   const setState = (state: LiveState) => setLiveState(client, state);
 
@@ -228,12 +230,25 @@ export function startLiveStream(options: LiveStreamOptions): () => void {
     source?.close();
     source = null;
     liveCursor.set(null);
+    readsCursor.reset();
     refresher.stop();
     setState('off');
   };
 
   const connect = () => {
     if (stopped) return;
+    if (lastEventId === null && !resumeTaken) {
+      // The first connection resumes after the oldest of the reads made so far (their X-Live-Cursor): the
+      // changes they may predate come on the stream, instead of everything being read again once it opens.
+      resumeTaken = true;
+      const resume = readsCursor.take(() => {
+        if (!stopped) refresher.everything(true);
+      });
+      if (resume !== null) {
+        lastEventId = String(resume);
+        liveCursor.set(lastEventId);
+      }
+    }
     const es = new EventSource(url, { fetch: streamFetch });
     source = es;
     const track = (event: MessageEvent) => {
