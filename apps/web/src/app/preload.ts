@@ -5,18 +5,27 @@ import { startEarlyReads } from '../lib/early-reads.ts';
 import { holdSecondaryReads } from '../lib/first-view-gate.ts';
 import type { FleetScope } from '../lib/scope.ts';
 import { whenIdle } from '../lib/when-idle.ts';
+import {
+  loadAgentDashboard,
+  loadCompanyDashboard,
+  loadPagesFrame,
+  loadSiteDashboard,
+} from './routes/first-view-modules.ts';
 import { fleetFirstReadUrls } from './routes/pages/dashboards/first-read-urls.ts';
 
 /**
  * With a session already stored, the page frame and the dashboard the address names are fetched at once,
  * alongside the translations, instead of one after the other once the translations have arrived (each step
- * of that chain is a round trip on a phone). The route table's own `lazy()` imports then find them loaded.
+ * of that chain is a round trip on a phone). The route table renders them from the same loaders
+ * (routes/first-view-modules.ts): loaded by the first render, they show without a Suspense fallback, and so without
+ * React's 300 ms hold on content that replaces a fallback. Resolves once they have loaded (or failed to), at once
+ * without a session: main.tsx renders then.
  * A fleet dashboard's first reads go out at once (lib/early-reads.ts), their answers checked by the schemas once
  * the stored user has been checked, instead of once the frame and the page have rendered.
  */
-export function preloadSignedInRoute(hash = window.location.hash) {
-  if (!hasSession()) return;
-  void import('./frame/pages-frame.tsx');
+export function preloadSignedInRoute(hash = window.location.hash): Promise<void> {
+  if (!hasSession()) return Promise.resolve();
+  const modules: Promise<unknown>[] = [loadPagesFrame()];
   // While those load, the widget cards' time formatter (its locale data is the costly part).
   whenIdle(() => prepareTimeOfDay(initialLanguage()));
   const schemas = import('../lib/auth/schemas.ts');
@@ -24,13 +33,14 @@ export function preloadSignedInRoute(hash = window.location.hash) {
   const agent = /^\/agent(?:\/(\d+))?\/dashboard\/?$/.exec(path);
   const company = /^\/company\/(\d+)\/dashboard\/?$/.exec(path);
   if (agent) {
-    void import('./routes/pages/dashboards/agent-dashboard-page.tsx');
+    modules.push(loadAgentDashboard());
   } else if (/^\/company\/\d+\/site\/\d+\/dashboard\/?$/.test(path)) {
-    void import('./routes/pages/dashboards/site-dashboard-page.tsx');
+    modules.push(loadSiteDashboard());
   } else if (company) {
-    void import('./routes/pages/dashboards/company-dashboard-page.tsx');
+    modules.push(loadCompanyDashboard());
   }
-  if (!agent && !company) return;
+  const loaded = Promise.allSettled(modules).then(() => undefined);
+  if (!agent && !company) return loaded;
   // The bare `#/agent/dashboard` shows an agent's own dashboard; other users are sent elsewhere.
   const scopeOf = (user: { agent?: number | null } | null): FleetScope | null => {
     if (company) return { kind: 'company', id: Number(company[1]) };
@@ -52,4 +62,5 @@ export function preloadSignedInRoute(hash = window.location.hash) {
     const scope = scopeOf(user);
     if (scope) prefetchFleetDashboard(scope);
   });
+  return loaded;
 }

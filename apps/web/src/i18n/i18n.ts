@@ -10,12 +10,19 @@ export function initialLanguage(): string {
 }
 
 /** i18next fetching `/assets/i18n/{lang}.json` (merged from the fragments by vite/i18n-plugin.ts). */
+const initialised = new WeakMap<I18n, Promise<void>>();
+
+/** Resolves once `createI18n`'s instance has its first language's translations (or gave up on them). */
+export function translationsReady(i18n: I18n): Promise<void> {
+  return initialised.get(i18n) ?? Promise.resolve();
+}
+
 export function createI18n(): I18n {
   const instance = i18next.createInstance();
   const lng = initialLanguage();
   // Before the first render, so an Arabic page is laid out right to left from the start.
   applyDocumentLanguage(lng);
-  void instance
+  const init = instance
     .use(fetchBackend((lang) => `${import.meta.env.BASE_URL}assets/i18n/${lang}.json?v=${__I18N_VERSION__}`))
     .use(initReactI18next)
     .init({
@@ -27,6 +34,13 @@ export function createI18n(): I18n {
       returnEmptyString: false,
       react: { useSuspense: true },
     });
+  initialised.set(
+    instance,
+    init.then(
+      () => undefined,
+      () => undefined,
+    ),
+  );
   instance.on('languageChanged', (lng) => {
     storage.set(LANGUAGE_KEY, lng);
   });

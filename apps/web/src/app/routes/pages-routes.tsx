@@ -1,5 +1,6 @@
 import { logRoutePatterns } from '@forecourt/contract/log-paths';
 import type { RouteObject } from 'react-router';
+import { loadAgentDashboard, loadCompanyDashboard, loadSiteDashboard } from './first-view-modules.ts';
 import { lazyPage } from './lazy-page.tsx';
 
 /**
@@ -8,13 +9,10 @@ import { lazyPage } from './lazy-page.tsx';
  */
 export const pagesRoutes: RouteObject[] = [
   // Dashboards
-  lazyPage('agent/dashboard', () => import('./pages/dashboards/agent-dashboard-page.tsx')),
-  lazyPage('agent/:agentId/dashboard', () => import('./pages/dashboards/agent-dashboard-page.tsx')),
-  lazyPage('company/:companyId/dashboard', () => import('./pages/dashboards/company-dashboard-page.tsx')),
-  lazyPage(
-    'company/:companyId/site/:siteId/dashboard',
-    () => import('./pages/dashboards/site-dashboard-page.tsx'),
-  ),
+  lazyPage('agent/dashboard', loadAgentDashboard),
+  lazyPage('agent/:agentId/dashboard', loadAgentDashboard),
+  lazyPage('company/:companyId/dashboard', loadCompanyDashboard),
+  lazyPage('company/:companyId/site/:siteId/dashboard', loadSiteDashboard),
 
   // Log screens and profile
   ...logRoutePatterns().map(([path, kind]) =>

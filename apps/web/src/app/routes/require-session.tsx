@@ -1,20 +1,16 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { hasSession, useSession } from '../../lib/auth/session.ts';
+import { lazyPreloaded } from '../../lib/preloadable.ts';
+import { loadPagesFrame } from './first-view-modules.ts';
 
 /**
  * The frame comes with the contract's schemas (zod, which the login route does without); the stored user is
- * checked with them before the frame renders, and a record they refuse sends the visitor to sign in.
+ * checked with them before the frame renders, and a record they refuse sends the visitor to sign in
+ * (first-view-modules.ts). Loaded ahead with a stored session (app/preload.ts), it renders without a fallback.
  */
-const PagesFrame = lazy(async () => {
-  const [frame, schemas] = await Promise.all([
-    import('../frame/pages-frame.tsx'),
-    import('../../lib/auth/schemas.ts'),
-  ]);
-  schemas.checkStoredUser();
-  return frame;
-});
+const PagesFrame = lazyPreloaded(loadPagesFrame);
 
 /**
  * The route guard: the pages area needs an authenticated session and a non-empty stored user;
