@@ -85,6 +85,8 @@ export async function liveRoutes(fastify: FastifyInstance) {
           "caller's scope are sent: an agent's by agent id, a company user's by its companies, a site user's by",
           `its sites. A comment \`: ping\` every ${LIVE_HEARTBEAT_MS / 1000} s. Reconnect with the`,
           '`Last-Event-ID` header (or `?last_event_id=`) to receive every change missed, in order, none twice;',
+          "the `X-Live-Cursor` header of any read's answer is such an id too (the read holds every change up to it):",
+          'open the stream after your first reads with the oldest of theirs and nothing between is missed;',
           'an id older than the feed keeps (at least 10 minutes) or unknown gets',
           '`event: reset` with `data: {"id":<cursor>}`: refetch everything, changes follow from there. The',
           'stream ends when its token is revoked or expires, the user is disabled or changes password, or the',
