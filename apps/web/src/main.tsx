@@ -2,9 +2,9 @@ import './theme/core-styles.ts';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
-import { preloadSignedInRoute } from './app/preload.ts';
 import { createI18n, translationsReady } from './i18n/i18n.ts';
 import { authProvider } from './lib/auth/auth-service.ts';
+import { hasSession } from './lib/auth/session.ts';
 import { convertPlainPath } from './lib/plain-path.ts';
 
 // Fail fast on a misconfigured provider name (TypeError: ... is not registered).
@@ -18,12 +18,16 @@ convertPlainPath();
 // the last request of a dashboard's first paint on a phone's six connections).
 const i18n = createI18n();
 
-// Signed in already: the frame and the dashboard load in parallel with the translations. In a task of its own:
-// the requests it starts (~10 ms on a desktop, ~23 ms at 4× CPU) are then not part of the entry's evaluation, the
-// longest task of a signed-in page's start (issue 15); they go out a few milliseconds later.
-const firstViewModules = new Promise<void>((resolve) => {
-  setTimeout(() => void preloadSignedInRoute().then(resolve, resolve), 0);
-});
+// Signed in already: the frame and the dashboard load in parallel with the translations. A chunk of its own
+// (vite.config.ts), which theme-init.js has already asked for: not on the login route, and the requests it starts
+// (~10 ms on a desktop, ~23 ms at 4× CPU) are not part of the entry's evaluation, the longest task of a
+// signed-in page's start (issue 15).
+const firstViewModules = hasSession()
+  ? import('./app/preload.ts').then(
+      (m) => m.preloadSignedInRoute(),
+      () => undefined,
+    )
+  : undefined;
 
 /**
  * The first render waits (boot screen on show, index.html) for the translations and, signed in, the frame and the
@@ -46,6 +50,6 @@ const render = () =>
     );
   });
 void Promise.race([
-  Promise.all([translationsReady(i18n), firstViewModules]),
+  Promise.all([translationsReady(), firstViewModules]),
   new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MAX_MS)),
 ]).then(render);

@@ -28,7 +28,6 @@ export function preloadSignedInRoute(hash = window.location.hash): Promise<void>
   const modules: Promise<unknown>[] = [loadPagesFrame()];
   // While those load, the widget cards' time formatter (its locale data is the costly part).
   whenIdle(() => prepareTimeOfDay(initialLanguage()));
-  const schemas = import('../lib/auth/schemas.ts');
   const path = hash.replace(/^#/, '').split('?')[0];
   const agent = /^\/agent(?:\/(\d+))?\/dashboard\/?$/.exec(path);
   const company = /^\/company\/(\d+)\/dashboard\/?$/.exec(path);
@@ -54,13 +53,15 @@ export function preloadSignedInRoute(hash = window.location.hash): Promise<void>
     // The header's bell reads once these have answered and been drawn (lib/first-view-gate.ts).
     if (answers.length) holdSecondaryReads(Promise.allSettled(answers));
   }
-  const reads = import('./routes/pages/dashboards/first-reads.ts');
-  void Promise.all([schemas, reads]).then(([{ checkStoredUser }, { prefetchFleetDashboard }]) => {
-    checkStoredUser();
-    const { user } = sessionStore.get();
-    if (!hasSession() || !user) return;
-    const scope = scopeOf(user);
-    if (scope) prefetchFleetDashboard(scope);
-  });
+  // The frame's loader checks the stored user with the schemas first.
+  void Promise.all([modules[0], import('./routes/pages/dashboards/first-reads.ts')]).then(
+    ([, reads]) => {
+      const { user } = sessionStore.get();
+      if (!hasSession() || !user) return;
+      const scope = scopeOf(user);
+      if (scope) reads.prefetchFleetDashboard(scope);
+    },
+    () => undefined,
+  );
   return loaded;
 }

@@ -10,12 +10,10 @@ export function initialLanguage(): string {
 }
 
 /** i18next fetching `/assets/i18n/{lang}.json` (merged from the fragments by vite/i18n-plugin.ts). */
-const initialised = new WeakMap<I18n, Promise<void>>();
+let initialised: Promise<unknown> = Promise.resolve();
 
-/** Resolves once `createI18n`'s instance has its first language's translations (or gave up on them). */
-export function translationsReady(i18n: I18n): Promise<void> {
-  return initialised.get(i18n) ?? Promise.resolve();
-}
+/** Resolves once the last `createI18n` instance has its first language's translations (or gave up on them). */
+export const translationsReady = (): Promise<unknown> => initialised;
 
 export function createI18n(): I18n {
   const instance = i18next.createInstance();
@@ -34,13 +32,7 @@ export function createI18n(): I18n {
       returnEmptyString: false,
       react: { useSuspense: true },
     });
-  initialised.set(
-    instance,
-    init.then(
-      () => undefined,
-      () => undefined,
-    ),
-  );
+  initialised = init.catch(() => undefined);
   instance.on('languageChanged', (lng) => {
     storage.set(LANGUAGE_KEY, lng);
   });

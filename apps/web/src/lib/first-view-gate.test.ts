@@ -4,8 +4,8 @@ import {
   FIRST_VIEW_GATE_MAX_MS,
   firstViewGate,
   holdSecondaryReads,
-  whenFirstViewDrawn,
 } from './first-view-gate.ts';
+import { whenFirstViewDrawn } from './when-first-view-drawn.ts';
 
 describe('first view gate', () => {
   beforeEach(() => {

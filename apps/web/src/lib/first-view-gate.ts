@@ -34,17 +34,3 @@ export function holdSecondaryReads(firstReads: Promise<unknown>) {
   const settled = () => whenIdle(() => setTimeout(open, FIRST_VIEW_DRAW_MS), 1_000);
   firstReads.then(settled, settled);
 }
-
-/** Runs `fn` once the gate is open (at once when it is); the returned function cancels a call still waiting. */
-export function whenFirstViewDrawn(fn: () => void): () => void {
-  if (firstViewGate.get()) {
-    fn();
-    return () => {};
-  }
-  const unsubscribe = firstViewGate.subscribe(() => {
-    if (!firstViewGate.get()) return;
-    unsubscribe();
-    fn();
-  });
-  return unsubscribe;
-}

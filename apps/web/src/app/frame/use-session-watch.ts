@@ -4,7 +4,7 @@ import { authFlashStore } from '../../lib/auth/auth-service.ts';
 import { sessionStore } from '../../lib/auth/session.ts';
 import { verifyToken } from '../../lib/auth/session-calls.ts';
 import { createToken } from '../../lib/auth/token.ts';
-import { whenFirstViewDrawn } from '../../lib/first-view-gate.ts';
+import { whenFirstViewDrawn } from '../../lib/when-first-view-drawn.ts';
 
 /** How often the token is re-verified with the server while the console is open. */
 const VERIFY_EVERY_MS = 5 * 60_000;
