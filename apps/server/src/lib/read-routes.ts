@@ -1,10 +1,10 @@
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { neutraliseCsvCell } from '@forecourt/contract/csv';
+import { LIVE_CURSOR_HEADER } from '@forecourt/contract/live-cursor';
 import type { ScopeKind } from '@forecourt/contract/scope';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import { z } from 'zod';
-import { LIVE_CURSOR_HEADER } from '../plugins/live-cursor.ts';
 import { queryKey, sendSnapshot } from '../plugins/snapshot-cache.ts';
 import type { ReadScope } from '../repositories/read-scope.ts';
 import { notFound } from './errors.ts';
@@ -92,11 +92,15 @@ function hooks(app: FastifyInstance, opts: BaseOptions<z.ZodType, z.ZodType>): p
   return list;
 }
 
+/** What every read's answer carries besides its body (plugins/live-cursor.ts). */
+const READ_HEADERS_NOTE =
+  '`X-Live-Cursor`: the id of a change such that this answer holds every change up to it (resume GET /api/live after it with `Last-Event-ID`).';
+
 function schemaOf(opts: BaseOptions<z.ZodType, z.ZodType>, response: z.ZodType) {
   return {
     tags: opts.tags,
     summary: opts.summary,
-    description: opts.description,
+    description: `${opts.description ?? ''}\n\n${READ_HEADERS_NOTE}`.trim(),
     security: [{ jwt: [] }],
     params: paramsSchema(pathParams(opts.url)),
     querystring: opts.query ?? EmptyQuery,
@@ -199,7 +203,7 @@ export function logRoute<Q extends z.ZodType, Row extends z.ZodType>(
       schema: {
         ...schemaOf(opts as never, list),
         description:
-          `${opts.description ?? ''}\n\nPaged: \`limit_to\` rows per page, \`before\` = the \`cursor\` of the last row seen (also in \`X-Next-Cursor\` and \`Link\`). CSV with \`?format=csv\` or \`Accept: text/csv\`.`.trim(),
+          `${opts.description ?? ''}\n\nPaged: \`limit_to\` rows per page, \`before\` = the \`cursor\` of the last row seen (also in \`X-Next-Cursor\` and \`Link\`). CSV with \`?format=csv\` or \`Accept: text/csv\`.\n\n${READ_HEADERS_NOTE}`.trim(),
       },
     },
     async (request: FastifyRequest, reply: FastifyReply) => {
@@ -207,11 +211,10 @@ export function logRoute<Q extends z.ZodType, Row extends z.ZodType>(
       reply.header('vary', 'Accept');
       await awaitLiveCursor(app, request);
       const snap = await app.snapshots.get(snapshotKey(request, csv ? '|csv' : ''), async () => {
-        const cursorAtStart = builtAtCursor(app);
+        const headers = builtAtCursor(app);
         const query = request.query as z.output<Q> & { limit_to: number };
         const rows = await opts.load({ scope: scopeOf(request), query, request });
         const parsed = list.parse(rows) as Array<z.output<Row>>;
-        const headers: Record<string, string> = cursorAtStart;
         const last = rows.at(-1);
         if (last && rows.length >= query.limit_to) {
           headers['x-next-cursor'] = last.cursor;

@@ -1,8 +1,6 @@
+import { LIVE_CURSOR_HEADER } from '@forecourt/contract/live-cursor';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-
-/** The answer header naming how far the change feed had got when a read was made (and, on a request, lib/read-routes.ts). */
-export const LIVE_CURSOR_HEADER = 'x-live-cursor';
 
 /**
  * Every answer to a read under `/api/` says how far this node's change feed had got when it was made:

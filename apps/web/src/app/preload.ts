@@ -25,7 +25,8 @@ import { fleetFirstReadUrls } from './routes/pages/dashboards/first-read-urls.ts
  */
 export function preloadSignedInRoute(hash = window.location.hash): Promise<void> {
   if (!hasSession()) return Promise.resolve();
-  const modules: Promise<unknown>[] = [loadPagesFrame()];
+  const frame = loadPagesFrame();
+  const modules: Promise<unknown>[] = [frame];
   // While those load, the widget cards' time formatter (its locale data is the costly part).
   whenIdle(() => prepareTimeOfDay(initialLanguage()));
   const path = hash.replace(/^#/, '').split('?')[0];
@@ -54,7 +55,7 @@ export function preloadSignedInRoute(hash = window.location.hash): Promise<void>
     if (answers.length) holdSecondaryReads(Promise.allSettled(answers));
   }
   // The frame's loader checks the stored user with the schemas first.
-  void Promise.all([modules[0], import('./routes/pages/dashboards/first-reads.ts')]).then(
+  void Promise.all([frame, import('./routes/pages/dashboards/first-reads.ts')]).then(
     ([, reads]) => {
       const { user } = sessionStore.get();
       if (!hasSession() || !user) return;

@@ -1,3 +1,4 @@
+import { LIVE_CURSOR_HEADER } from '@forecourt/contract/live-cursor';
 import type { ZodType } from 'zod';
 import { apiUrl, authHeaders, type QueryValue } from './api-url.ts';
 import { clearSession, sessionStore } from './auth/session.ts';
@@ -177,7 +178,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
       ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
       ...authHeaders(token),
       ...(last ? { 'If-None-Match': last.etag } : {}),
-      ...(cursor ? { 'X-Live-Cursor': cursor } : {}),
+      ...(cursor ? { [LIVE_CURSOR_HEADER]: cursor } : {}),
       ...(idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {}),
       ...headers,
     },
@@ -200,7 +201,7 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
   }
 
   if (readEpoch !== null && (response.ok || response.status === 304)) {
-    readsCursor.answered(response.headers.get('x-live-cursor'), readEpoch);
+    readsCursor.answered(response.headers.get(LIVE_CURSOR_HEADER), readEpoch);
   }
   if (response.status === 304 && last && answerKey) {
     rememberAnswer(answerKey, last.etag, last.value);

@@ -1,9 +1,19 @@
 import { render, screen } from '@testing-library/react';
 import { Suspense } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { lazyPreloaded, preloadable } from './preloadable.ts';
+import { lazyPreloaded, type Preloadable, preloadable } from './preloadable.ts';
 
 const Page = () => <p>the page</p>;
+
+/** Renders the lazy component of `load` inside a Suspense boundary whose fallback says "loading". */
+function showLazy(load: Preloadable<{ default: typeof Page }>) {
+  const Lazy = lazyPreloaded(load);
+  render(
+    <Suspense fallback={<p>loading</p>}>
+      <Lazy />
+    </Suspense>,
+  );
+}
 
 describe('preloadable modules', () => {
   it('loads once, remembers the module, and loads again after a failure', async () => {
@@ -21,24 +31,14 @@ describe('preloadable modules', () => {
   it('a lazy component of a module loaded ahead renders in the first commit, without its fallback', async () => {
     const page = preloadable(async () => ({ default: Page }));
     await page();
-    const Lazy = lazyPreloaded(page);
-    render(
-      <Suspense fallback={<p>loading</p>}>
-        <Lazy />
-      </Suspense>,
-    );
+    showLazy(page);
     expect(screen.getByText('the page')).toBeInTheDocument();
     expect(screen.queryByText('loading')).toBeNull();
   });
 
   it('one whose module is not here yet shows the fallback, then the page', async () => {
     const page = preloadable(async () => ({ default: Page }));
-    const Lazy = lazyPreloaded(page);
-    render(
-      <Suspense fallback={<p>loading</p>}>
-        <Lazy />
-      </Suspense>,
-    );
+    showLazy(page);
     expect(screen.getByText('loading')).toBeInTheDocument();
     expect(await screen.findByText('the page')).toBeInTheDocument();
   });
