@@ -1,6 +1,7 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useSession } from './auth/session.ts';
+import { whenFirstViewDrawn } from './when-first-view-drawn.ts';
 import { whenIdle } from './when-idle.ts';
 
 /** The longest the stream waits for the first view's reads before it opens anyway. */
@@ -45,8 +46,9 @@ export function afterFirstReads(
  * Mounted once in the signed-in frame: the tab's stream of changes (lib/live-stream.ts) runs while a token is
  * stored. It opens once the first view's reads have answered (issue 15): its client (`eventsource`) is not part of
  * the first view's scripts, and its first open's re-read of what is loaded (which covers changes made between those
- * reads and the stream's start) comes after the first answers are on screen, not in the way of them. Until then
- * the dashboards poll as they do whenever the stream is down.
+ * reads and the stream's start) comes after the first answers are on screen, not in the way of them; and not
+ * before the first view has been drawn (lib/first-view-gate.ts), so that its script is not fetched while the
+ * largest paint is still to come. Until then the dashboards poll as they do whenever the stream is down.
  */
 export function useLiveStream() {
   const client = useQueryClient();
@@ -55,14 +57,18 @@ export function useLiveStream() {
     if (!token) return;
     let stop: (() => void) | undefined;
     let ended = false;
+    let cancelGate = () => {};
     const cancel = afterFirstReads(client, () => {
-      void import('./live-stream.ts').then(({ startLiveStream }) => {
-        if (!ended) stop = startLiveStream({ client });
+      cancelGate = whenFirstViewDrawn(() => {
+        void import('./live-stream.ts').then(({ startLiveStream }) => {
+          if (!ended) stop = startLiveStream({ client });
+        });
       });
     });
     return () => {
       ended = true;
       cancel();
+      cancelGate();
       stop?.();
     };
   }, [client, token]);

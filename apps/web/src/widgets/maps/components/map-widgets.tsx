@@ -5,30 +5,42 @@ import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { mapTerminalQueries } from '../../../lib/api/map-terminals.ts';
 import type { FleetScope, SiteScope } from '../../../lib/scope.ts';
+import { whenFirstViewDrawn } from '../../../lib/when-first-view-drawn.ts';
 import { whenIdle } from '../../../lib/when-idle.ts';
 import { useTileUrls } from '../api/get-web-config.ts';
 import './map-box.css';
 
 // Leaflet and its stylesheet (~50 KB gzip, the largest script of a dashboard) load with the first map widget,
-// not with the page, and only once the widget has its data and the browser is idle after painting it: on a
-// phone the text widgets (counters, alerts) then get the bandwidth and the main thread first, and the map
-// follows (issue 15: the sites counter is the largest paint of the agent dashboard).
+// not with the page, and only once the widget has its data, the page's first view has been drawn
+// (lib/first-view-gate.ts) and the browser is idle: on a phone the text widgets (counters, alerts) then get the
+// bandwidth and the main thread first, and the map follows (issue 15: the terminals counter is the largest
+// paint of the agent dashboard; asked for before that paint, Leaflet's 40 KB were counted in its time).
 const loadLeafletMaps = () => import('./leaflet-maps.tsx');
 const CompanyMapCanvas = lazy(() => loadLeafletMaps().then((m) => ({ default: m.CompanyMapCanvas })));
 const AerialMapCanvas = lazy(() => loadLeafletMaps().then((m) => ({ default: m.AerialMapCanvas })));
 
 let leafletRequested = false;
 
-/** True once Leaflet may load: at once when it was asked for before, else when idle after `ready`. */
+/**
+ * True once Leaflet may load: at once when it was asked for before, else after `ready` once the first view has
+ * been drawn and the browser is idle.
+ */
 function useLeafletWhenIdle(ready: boolean) {
   const [go, setGo] = useState(leafletRequested);
   useEffect(() => {
     if (!ready || go) return;
-    return whenIdle(() => {
-      leafletRequested = true;
-      void loadLeafletMaps();
-      setGo(true);
+    let cancelIdle = () => {};
+    const cancelGate = whenFirstViewDrawn(() => {
+      cancelIdle = whenIdle(() => {
+        leafletRequested = true;
+        void loadLeafletMaps();
+        setGo(true);
+      });
     });
+    return () => {
+      cancelGate();
+      cancelIdle();
+    };
   }, [ready, go]);
   return go;
 }

@@ -1,6 +1,13 @@
-import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider, QueryObserver } from '@tanstack/react-query';
+import { renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { afterFirstReads, LIVE_START_LATEST_MS } from './live-stream-start.ts';
+import { clearSession, setToken } from './auth/session.ts';
+import { firstViewGate } from './first-view-gate.ts';
+import { afterFirstReads, LIVE_START_LATEST_MS, useLiveStream } from './live-stream-start.ts';
+
+const startLiveStream = vi.hoisted(() => vi.fn(() => () => {}));
+vi.mock('./live-stream.ts', () => ({ startLiveStream }));
 
 describe('the stream opens after the first reads', () => {
   afterEach(() => vi.useRealTimers());
@@ -41,5 +48,30 @@ describe('the stream opens after the first reads', () => {
     cancel();
     await vi.advanceTimersByTimeAsync(2 * LIVE_START_LATEST_MS);
     expect(cancelled).not.toHaveBeenCalled();
+  });
+});
+
+describe('useLiveStream', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    firstViewGate.set(true);
+    clearSession();
+  });
+
+  it('opens the stream only once the first view has been drawn (first-view gate open)', async () => {
+    vi.useFakeTimers();
+    setToken('a.b.c');
+    firstViewGate.set(false);
+    const client = new QueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    const { unmount } = renderHook(() => useLiveStream(), { wrapper });
+    await vi.advanceTimersByTimeAsync(2 * LIVE_START_LATEST_MS);
+    expect(startLiveStream).not.toHaveBeenCalled();
+    firstViewGate.set(true);
+    await vi.advanceTimersByTimeAsync(10);
+    await vi.waitFor(() => expect(startLiveStream).toHaveBeenCalledTimes(1));
+    unmount();
   });
 });
