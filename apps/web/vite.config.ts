@@ -7,6 +7,7 @@ import { firstViewPreloadPlugin } from './vite/first-view-preload-plugin.ts';
 import { i18nPlugin } from './vite/i18n-plugin.ts';
 import { leanImportsPlugin } from './vite/lean-imports-plugin.ts';
 import { precompressPlugin } from './vite/precompress-plugin.ts';
+import { pureSchemasPlugin } from './vite/pure-schemas-plugin.ts';
 import { reactRouterPurePlugin } from './vite/react-router-pure-plugin.ts';
 import { syncExternalStoreShimPlugin } from './vite/sync-external-store-shim-plugin.ts';
 import { zodJitlessPlugin } from './vite/zod-jitless-plugin.ts';
@@ -46,6 +47,7 @@ export default defineConfig(({ command, mode }) => {
     plugins: [
       zodJitlessPlugin(path.join(here, 'src/zod-jitless.ts')),
       reactRouterPurePlugin(),
+      pureSchemasPlugin(),
       syncExternalStoreShimPlugin(),
       leanImportsPlugin(path.join(here, 'src/lib/use-merge-refs.ts')),
       react(),
