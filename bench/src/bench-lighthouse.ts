@@ -25,11 +25,16 @@ import { repoRoot, startServer } from './lib/server.ts';
  *
  * Options: `--runs N`, `--pages login,agent,company,site`, `--presets mobile,desktop`, `--port N` (server port;
  * Chromium takes the next ones), `--details` (print every audit below 100 % of the last run of each page),
- * `--wait N` (seconds to wait for a quiet machine, default 120), `--build`.
+ * `--wait N` (seconds to wait for a quiet machine, default 120), `--build`, `--cpu N` (the mobile preset's CPU
+ * slowdown instead of 4: 8 scores the page as on a machine half as fast), `--lantern` (print the simulated largest
+ * paint's requests and tasks, last run of each page).
  * The last run's report of each page is written to `bench/results/lighthouse/<page>-<preset>.json`.
  */
 
 const NOWHERE = 'http://127.0.0.1:9';
+
+/** `--cpu N`: the mobile preset's CPU slowdown instead of Lighthouse's 4 (8: as on a machine half as fast). */
+let cpuSlowdown: number | undefined;
 
 type PageName = 'login' | 'agent' | 'company' | 'site';
 type Preset = 'mobile' | 'desktop';
@@ -118,6 +123,7 @@ async function runInFreshProfile(
       onlyCategories: ['performance', 'accessibility', 'best-practices'],
       // The session in localStorage must survive; the profile is new, so the cache is cold anyway.
       disableStorageReset: true,
+      ...(cpuSlowdown && preset === 'mobile' ? { throttling: { cpuSlowdownMultiplier: cpuSlowdown } } : {}),
     };
     const config: Config | undefined = preset === 'desktop' ? (desktopConfig as Config) : undefined;
     const result = await lighthouse(target, flags, config);
@@ -128,6 +134,45 @@ async function runInFreshProfile(
     chrome.kill();
     rmSync(userDataDir, { recursive: true, force: true });
   }
+}
+
+interface SimulatedNode {
+  type: 'network' | 'cpu';
+  request?: { url: string; transferSize: number };
+  childEvents?: { name: string; dur?: number }[];
+}
+
+/**
+ * `--lantern`: Lighthouse's simulation of the largest paint (its optimistic and pessimistic graphs, averaged into
+ * the LCP it reports) node by node: every request and main-thread task it counted, with simulated start and end.
+ * A request that merely started before the paint counts; this is how one finds which (issue 15: Leaflet's).
+ * The simulator keeps the node timings of its last simulation of each metric (Lighthouse's LANTERN_DEBUG traces).
+ */
+async function printLanternGraphs(page: string) {
+  const { Simulator } = (await import(
+    '@paulirish/trace_engine/models/trace/lantern/simulation/Simulator.js'
+  )) as {
+    Simulator: { allNodeTimings: Map<string, Map<SimulatedNode, { startTime: number; endTime: number }>> };
+  };
+  for (const [label, timings] of Simulator.allNodeTimings) {
+    if (!label.endsWith('LargestContentfulPaint')) continue;
+    const rows = [...timings.entries()].sort((a, b) => a[1].startTime - b[1].startTime);
+    const end = Math.max(...rows.map(([, t]) => t.endTime));
+    console.log(`  ${page}, ${label}: ${fmt(end)} ms, ${rows.length} nodes`);
+    for (const [node, t] of rows) {
+      const what =
+        node.type === 'network'
+          ? `${node.request?.url.replace(/^https?:\/\/[^/]+/, '').slice(0, 70)} (${fmt((node.request?.transferSize ?? 0) / 1024, 1)} KB)`
+          : `task: ${(node.childEvents ?? [])
+              .filter((e) => (e.dur ?? 0) >= 1000)
+              .sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0))
+              .slice(0, 3)
+              .map((e) => e.name)
+              .join(', ')}`;
+      console.log(`    ${fmt(t.startTime).padStart(6)}–${fmt(t.endTime).padEnd(6)} ${what}`);
+    }
+  }
+  Simulator.allNodeTimings.clear();
 }
 
 function figuresOf(lhr: Result): Figures {
@@ -178,6 +223,10 @@ export async function benchLighthouse(argv = process.argv.slice(2)) {
   const pages = (args.flags.get('pages') ?? 'login,agent,company,site').split(',') as PageName[];
   const presets = (args.flags.get('presets') ?? 'mobile,desktop').split(',') as Preset[];
   const port = Number(args.flags.get('port') ?? 0) || undefined;
+  cpuSlowdown = args.flags.has('cpu') ? Number(args.flags.get('cpu')) : undefined;
+  if (cpuSlowdown !== undefined && !(cpuSlowdown >= 1 && cpuSlowdown <= 32)) {
+    throw new Error(`--cpu must be a number from 1 to 32, not ${args.flags.get('cpu')}`);
+  }
   console.log(`\n== bench:lighthouse (${presets.join(' and ')}, ${runs} runs per page, medians) ==`);
 
   const webDist = path.join(repoRoot, 'apps/web/dist/index.html');
@@ -254,6 +303,7 @@ export async function benchLighthouse(argv = process.argv.slice(2)) {
           );
         }
         if (last) {
+          if (args.flags.has('lantern')) await printLanternGraphs(`${name} ${preset}, last run`);
           writeFileSync(path.join(reportDir, `${name}-${preset}.json`), JSON.stringify(last));
           if (args.flags.has('details')) {
             const weak = weakAudits(last);

@@ -60,6 +60,18 @@ function where(frame: CallFrame): string {
   return `${p.name ?? name} ${source}:${p.line ?? '?'}`;
 }
 
+/** The package of a `function source:line` from `where`: `zod`, `@mantine/core`, `contract`, `app`, or as is. */
+function packageOf(place: string): string {
+  const source = place.split(' ').pop() ?? '';
+  if (/^\(|^[^ ]*$/.test(place) && !source.includes('/')) return place.startsWith('(') ? place : 'browser';
+  const scoped = /^(@[^/]+\/[^/]+)\//.exec(source);
+  if (scoped) return scoped[1];
+  if (source.includes('packages/contract/')) return 'contract';
+  if (source.startsWith('../../src/') || source.startsWith('src/')) return 'app';
+  const bare = /^([a-z0-9][^/]*)\//.exec(source);
+  return bare ? bare[1] : 'other';
+}
+
 export async function benchProfile(argv = process.argv.slice(2)) {
   const args = parseArgs(argv);
   const pageName = (args.flags.get('page') ?? 'agent') as 'agent' | 'company' | 'site';
@@ -157,6 +169,24 @@ export async function benchProfile(argv = process.argv.slice(2)) {
       const blocking = frames.reduce((sum, f) => sum + Math.max(0, f.duration - 50), 0);
       console.log(
         `\nrun ${run}: largest paint ${lcp.toFixed(0)} ms; ${frames.length} long frames, ${blocking.toFixed(0)} ms over 50 ms in all`,
+      );
+      // Up to the largest paint, every sample's self time by package (the app's own sources as `app`).
+      const byPackage = new Map<string, number>();
+      for (let i = 0; i < samples.length - 1; i++) {
+        const s = samples[i];
+        if (s.ms < 0 || s.ms > lcp) continue;
+        const node = byId.get(s.id);
+        if (!node) continue;
+        const key = packageOf(where(node.callFrame));
+        if (key === '(idle)') continue;
+        byPackage.set(key, (byPackage.get(key) ?? 0) + (samples[i + 1].ms - s.ms));
+      }
+      console.log(
+        `  busy before the largest paint, by package: ${[...byPackage.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 8)
+          .map(([key, ms]) => `${key} ${ms.toFixed(0)} ms`)
+          .join(', ')}`,
       );
       for (const frame of frames) {
         const self = new Map<string, number>();
