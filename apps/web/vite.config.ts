@@ -90,15 +90,15 @@ export default defineConfig(({ command, mode }) => {
                 priority: 1,
                 test: /[\\/]src[\\/](lib[\\/]api-client\.ts|components[\\/]form-alert-list\.tsx)$/,
               },
+              // How a signed-in page starts (app/preload.ts: its modules, first reads and the bell's gate), which
+              // main.tsx imports only with a session: not on the login route. The signed-in chunk imports it too, so
+              // theme-init.js asks for it with that chunk, in parallel with the entry.
+              { name: 'signed-in-start', test: /[\\/]src[\\/]app[\\/]preload\.ts$/ },
               // The signed-in area's first view, the agent dashboard's above the fold: the page frame, the stored
               // user's check, the dashboard page and its first widgets, with every module they import (Mantine's
               // pieces, icons, the API modules). One request instead of ~40 small chunks, which over HTTP/1.1
               // (six connections) queued behind one another on a phone (issue 15). Widgets below the fold, the
               // menus and drawers stay lazy chunks of their own.
-              // How a signed-in page starts (app/preload.ts: its modules, first reads and the bell's gate), which
-              // main.tsx imports only with a session: not on the login route. The signed-in chunk imports it too, so
-              // theme-init.js asks for it with that chunk, in parallel with the entry.
-              { name: 'signed-in-start', test: /[\\/]src[\\/]app[\\/]preload\.ts$/ },
               { name: 'signed-in', test: SIGNED_IN_FIRST_VIEW },
               // The map widgets' Leaflet canvas and Leaflet itself: one request.
               {

@@ -149,11 +149,13 @@ interface SimulatedNode {
  * The simulator keeps the node timings of its last simulation of each metric (Lighthouse's LANTERN_DEBUG traces).
  */
 async function printLanternGraphs(page: string) {
-  const { Simulator } = (await import(
-    '@paulirish/trace_engine/models/trace/lantern/simulation/Simulator.js'
-  )) as {
-    Simulator: { allNodeTimings: Map<string, Map<SimulatedNode, { startTime: number; endTime: number }>> };
+  // Lighthouse's own re-export of its simulator (the module instance it ran with).
+  const { Simulation } = (await import('lighthouse/core/lib/lantern/lantern.js')) as unknown as {
+    Simulation: {
+      Simulator: { allNodeTimings: Map<string, Map<SimulatedNode, { startTime: number; endTime: number }>> };
+    };
   };
+  const { Simulator } = Simulation;
   for (const [label, timings] of Simulator.allNodeTimings) {
     if (!label.endsWith('LargestContentfulPaint')) continue;
     const rows = [...timings.entries()].sort((a, b) => a[1].startTime - b[1].startTime);
