@@ -97,7 +97,7 @@ export default defineConfig(({ command, mode }) => {
               // The signed-in area's first view, the agent dashboard's above the fold: the page frame, the stored
               // user's check, the dashboard page and its first widgets, with every module they import (Mantine's
               // pieces, icons, the API modules). One request instead of ~40 small chunks, which over HTTP/1.1
-              // (six connections) queued behind one another on a phone (issue 15). Widgets below the fold, the
+              // (six connections) queued behind one another on a phone (decision 0006). Widgets below the fold, the
               // menus and drawers stay lazy chunks of their own.
               { name: 'signed-in', test: SIGNED_IN_FIRST_VIEW },
               // The map widgets' Leaflet canvas and Leaflet itself: one request.

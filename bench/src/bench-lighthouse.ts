@@ -145,7 +145,7 @@ interface SimulatedNode {
 /**
  * `--lantern`: Lighthouse's simulation of the largest paint (its optimistic and pessimistic graphs, averaged into
  * the LCP it reports) node by node: every request and main-thread task it counted, with simulated start and end.
- * A request that merely started before the paint counts; this is how one finds which (issue 15: Leaflet's).
+ * A request that merely started before the paint counts; this is how one finds which (bench/README.md: Leaflet's).
  * The simulator keeps the node timings of its last simulation of each metric (Lighthouse's LANTERN_DEBUG traces).
  */
 async function printLanternGraphs(page: string) {

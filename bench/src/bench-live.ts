@@ -14,9 +14,9 @@ import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/
 import { repoRoot, type ServerHandle, startServer } from './lib/server.ts';
 import { type Probe, ProbeBook, percentile, pool, SseStream, type StreamStats } from './lib/sse-load.ts';
 
-/** DESIGN.md "Live updates": a change reaches every open stream in its scope within 1 s (p95). */
+/** docs/product.md "Live updates": a change reaches every open stream in its scope within 1 s (p95). */
 const P95_BUDGET_MS = 1000;
-/** Open streams per user per node (DESIGN.md; a 21st is answered 429). */
+/** Open streams per user per node (docs/product.md "Live updates"; a 21st is answered 429). */
 const STREAMS_PER_USER = 20;
 /** The demo simulator's telemetry rate (readings per second per terminal), apps/simulator/src/options.ts. */
 const DEMO_RATE = 1 / 20;

@@ -3,7 +3,7 @@ import { before, describe, it } from 'node:test';
 import { apiGet, apiSignIn, eventually, journey, shot, widget } from '../src/journey.ts';
 
 /**
- * The console on its stream (issue 12, DESIGN.md "Live updates"): the header says Live, and a device event
+ * The console on its stream (docs/product.md "Live updates", decision 0015): the header says Live, and a device event
  * shows in the alerts widget and the bell without a reload or a click. While the stream is live nothing
  * polls, so only the stream's change can have refetched them.
  */

@@ -86,11 +86,11 @@ describe('sign-in screens', () => {
     const js = bodies.filter((b) => b.type === 'script').reduce((n, b) => n + b.size, 0);
     const css = bodies.filter((b) => b.type === 'stylesheet').reduce((n, b) => n + b.size, 0);
     console.log(`login route: JS ${(js / 1024).toFixed(1)} KB, CSS ${(css / 1024).toFixed(1)} KB gzip`);
-    // 170.2 KB before issue 15; 133.1 KB once the sign-in path went without zod and i18next-http-backend and
+    // 170.2 KB before the first-view work (decision 0006); 133.1 KB once the sign-in path went without zod and i18next-http-backend and
     // the entry became one chunk; 128.8 KB once react-router's Link and unused components, the
     // use-sync-external-store shim and the signed-in area's session calls left that chunk (docs/decisions/0006);
     // 130.1 KB with the signed-in first view's loaders, 129.1 KB once how a signed-in page starts (app/preload.ts)
-    // became a chunk of its own. The budget is issue 15's 130 KB.
+    // became a chunk of its own. The budget is 130 KB (decision 0006).
     assert.ok(js <= 130 * 1024, `JS ${js} bytes`);
     assert.ok(css <= 30 * 1024, `CSS ${css} bytes`);
     // Signed out, theme-init.js asks for none of the signed-in first view's files.
@@ -129,7 +129,7 @@ describe('sign-in screens', () => {
     // modules (only the parts the maps use, src/lib/leaflet.ts), Table's ScrollArea on first use and zod
     // without its JSON Schema generator (vite/lean-imports-plugin.ts); 248.7 KB with the first view's loaders and
     // how a signed-in page starts; 246.2 KB once the contract's schemas the console never uses were left out
-    // (vite/pure-schemas-plugin.ts). The budget is issue 15's 250 KB.
+    // (vite/pure-schemas-plugin.ts). The budget is 250 KB (decision 0006).
     assert.ok(js <= 250 * 1024, `JS ${js} bytes`);
     // theme-init.js asked for the first view's chunks and CSS alongside the entry (vite/first-view-preload-plugin.ts),
     // and the app's own imports used those answers: no file came twice.

@@ -15,7 +15,7 @@ import {
 import { apiGet, apiSignIn, eventually, type Page, shot, signIn } from '../src/journey.ts';
 
 /**
- * Two server processes on one PostgreSQL database (issue 12, docs/deploying.md "Several nodes"): the console
+ * Two server processes on one PostgreSQL database (docs/deploying.md "Several nodes on one PostgreSQL", decision 0015): the console
  * signed in on node A turns a pump on; the pump's terminal, played by this test through the device API,
  * long-polls node B and is handed the command during that long-poll; its confirmation, posted through node B,
  * ends the pending state on node A's screen. A token signed by node A works on node B (JWT_SECRET unset: the

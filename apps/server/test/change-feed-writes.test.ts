@@ -6,7 +6,7 @@ import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 
 /**
- * Every write that changes what a screen shows records its change on the feed (DESIGN.md "Live updates"), in the
+ * Every write that changes what a screen shows records its change on the feed (docs/product.md "Live updates"), in the
  * same transaction: each write here goes through the real HTTP API (device API, console actions, administration,
  * sign-out and passwords) or the background job that makes it, and the rows it left in `changes` are checked.
  */

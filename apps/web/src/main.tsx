@@ -14,14 +14,14 @@ authProvider();
 convertPlainPath();
 
 // i18next asks for the translations in a timer of its own: created first, that request leaves before the
-// signed-in page's files and first reads below, which it is as needed for (issue 15: the translations were
+// signed-in page's files and first reads below, which it is as needed for (decision 0006: the translations were
 // the last request of a dashboard's first paint on a phone's six connections).
 const i18n = createI18n();
 
 // Signed in already: the frame and the dashboard load in parallel with the translations. A chunk of its own
 // (vite.config.ts), which theme-init.js has already asked for: not on the login route, and the requests it starts
 // (~10 ms on a desktop, ~23 ms at 4× CPU) are not part of the entry's evaluation, the longest task of a
-// signed-in page's start (issue 15).
+// signed-in page's start (decision 0006).
 const firstViewModules = hasSession()
   ? import('./app/preload.ts').then(
       (m) => m.preloadSignedInRoute(),
@@ -32,7 +32,7 @@ const firstViewModules = hasSession()
 /**
  * The first render waits (boot screen on show, index.html) for the translations and, signed in, the frame and the
  * dashboard's code: rendered sooner it would only show a Suspense fallback, and React holds the content that
- * replaces a fallback until 300 ms after it appeared, so the page would show ~300 ms later (issue 15). No longer
+ * replaces a fallback until 300 ms after it appeared, so the page would show ~300 ms later (decision 0006). No longer
  * than this, though: a slow network then gets the fallbacks.
  */
 const FIRST_RENDER_WAIT_MAX_MS = 4_000;

@@ -7,7 +7,7 @@ import { minifySync, type Plugin, type ResolvedConfig, type Rollup } from 'vite'
  * view's files. theme-init.js runs in the document's head, before the entry chunk has even arrived; with a
  * session stored it asks for those files at once (modulepreload, and a style preload for their CSS), in
  * parallel with the entry, instead of after the entry has downloaded and run (one round trip and the entry's
- * evaluation later on a phone; issue 15). Without a session (the login route) it asks for nothing. In dev the
+ * evaluation later on a phone; decision 0006). Without a session (the login route) it asks for nothing. In dev the
  * list stays empty: Vite serves modules one by one.
  */
 export const FIRST_VIEW_MARKER = 'for (const href of [])';
@@ -61,7 +61,7 @@ export function buildThemeInit(source: string, files: string[]): string {
  * priority, as for a blocking script: on a connection that orders its answers (HTTP/2 and 3) its 115 KB would
  * come before the stylesheet the splash waits for. Low, the stylesheet and theme-init.js go first and the
  * entry still leaves at once. Lighthouse's simulation likewise counts a high-priority script that arrived
- * before the first paint as blocking that paint (issue 15: first paint 2.0 s there against 1.4 s at low).
+ * before the first paint as blocking that paint (bench/README.md: first paint 2.0 s there against 1.4 s at low).
  * An error when the document has no module script (the two would have drifted).
  */
 export function lowPriorityEntry(html: string): string {

@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
 const slash = (id: string) => id.replaceAll('\\', '/');
 
 /**
- * Library imports that bring far more code than they use into a chunk (issue 15). A module is never split
+ * Library imports that bring far more code than they use into a chunk (decision 0006). A module is never split
  * between chunks, and the `signed-in` chunk (vite.config.ts) takes every module its own modules import, so each
  * of these put code that the first view never runs into the dashboard's first load:
  *

@@ -25,7 +25,7 @@ function isCallChain(node: Node | null | undefined): boolean {
  * `@__PURE__`: the same value, built at the same moment, but the bundler may now leave out the ones the console
  * never uses. Without the mark each such call counts as a side effect (zod's `describe` does write to its global
  * registry), so the signed-in chunk built every schema of every contract module it imports, the server's query
- * and body schemas too, in the longest task of a signed-in page's start (issue 15). Nothing the console reads of
+ * and body schemas too, in the longest task of a signed-in page's start (decision 0006). Nothing the console reads of
  * a dropped schema is lost: a schema it uses is kept by that use, with the constants it is made of.
  */
 export function markSchemasPure(code: string, id = 'contract.ts'): { code: string; map: SourceMap } | null {

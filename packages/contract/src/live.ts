@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IsoDateTimeSchema } from './common.ts';
 
-/** The stream of changes in the caller's scope (DESIGN.md "Live updates"): `GET /api/live`, server-sent events. */
+/** The stream of changes in the caller's scope (docs/product.md "Live updates"): `GET /api/live`, server-sent events. */
 export const LIVE_PATH = '/api/live';
 
 /** What a stream carries: the kinds of change a screen shows. */

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { type Change, isPublicChange } from '../repositories/change-repository.ts';
 
 /**
- * Keeps what this node holds in memory in step with every node's writes (DESIGN.md "Several nodes"), from the change
+ * Keeps what this node holds in memory in step with every node's writes (docs/deploying.md "Several nodes on one PostgreSQL"), from the change
  * feed (services/change-feed.ts), which hands over every change committed on any node, this one included:
  * - every public change drops the shared snapshots of its agent, company and site (a write on this node also
  *   drops them at once through `app.placeChanged`, so a read right after it on this node is never stale);

@@ -1,7 +1,7 @@
 import { LIVE_CHANGE_KINDS, type LiveChangeKind } from '@forecourt/contract/live';
 import type { Database, QueryFn } from '../db/client.ts';
 
-/** What a live stream carries (DESIGN.md "Live updates"): the contract's list. */
+/** What a live stream carries (docs/product.md "Live updates"): the contract's list. */
 export const PUBLIC_CHANGE_KINDS = LIVE_CHANGE_KINDS;
 export type PublicChangeKind = LiveChangeKind;
 

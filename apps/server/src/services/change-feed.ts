@@ -11,7 +11,7 @@ export interface ChangeFeedOptions {
   fallbackMs?: number;
   /** While a gap in the ids may still be filled by a transaction in flight, look again this often (ms). */
   gapRetryMs?: number;
-  /** Changes are kept this long (ms); DESIGN.md promises at least 10 minutes. */
+  /** Changes are kept this long (ms); docs/product.md "Live updates" promises at least 10 minutes. */
   retentionMs?: number;
   /** How often this node prunes (ms); any node may, the delete is idempotent. */
   pruneEveryMs?: number;

@@ -39,7 +39,7 @@ export interface Leader {
 }
 
 /**
- * Leader election over a PostgreSQL session-level advisory lock (DESIGN.md "Several nodes"). The node that holds
+ * Leader election over a PostgreSQL session-level advisory lock (docs/deploying.md "Several nodes on one PostgreSQL"). The node that holds
  * the lock runs the jobs; the others try again every few seconds. The lock lives on a connection of its own: when
  * the leader dies (process killed, connection lost) PostgreSQL releases it and another node takes over at its next
  * try. A leader whose lock connection is lost stops its jobs at once and competes again like any other node.

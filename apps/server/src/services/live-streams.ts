@@ -13,7 +13,7 @@ import type { ChangeFeed } from './change-feed.ts';
 import type { TokenClaims } from './tokens.ts';
 
 export interface LiveStreamSettings {
-  /** Changes arriving within this window travel in one message (DESIGN.md: at most 4 messages a second). */
+  /** Changes arriving within this window travel in one message (docs/product.md "Live updates": at most 4 messages a second). */
   batchMs: number;
   /** A `: ping` comment this often. */
   heartbeatMs: number;
@@ -88,7 +88,7 @@ const scopeOf = (p: Principal): Scope => ({
 const scopeKey = (s: Scope) => `${s.agentId ?? ''}|${s.companyIds.join(',')}|${s.siteIds.join(',')}`;
 
 /**
- * Whether a change reaches a scope (DESIGN.md "Live updates"): agent user → its agent id; company user → one of its
+ * Whether a change reaches a scope (docs/product.md "Live updates"): agent user → its agent id; company user → one of its
  * companies; site user → one of its sites. An id the change lacks reaches nobody through it; internal kinds
  * (session, device) reach nobody.
  */

@@ -19,7 +19,7 @@ export interface TokenClaims {
 export const JWT_SECRET_SETTING = 'jwt_secret';
 
 /**
- * The JWT secret: JWT_SECRET, else the one every node shares in the database (DESIGN.md "Several nodes"). The
+ * The JWT secret: JWT_SECRET, else the one every node shares in the database (docs/deploying.md "Several nodes on one PostgreSQL"). The
  * first node to start generates it; nodes that start at the same moment agree on one (`settings.claim`). A data
  * folder from before the secret moved into the database keeps its `DATA_DIR/jwt-secret`: that secret is the one
  * stored (when the database has none yet), so tokens already issued stay valid.

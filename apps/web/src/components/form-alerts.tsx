@@ -9,7 +9,7 @@ export interface FormAlertsProps {
 
 /**
  * The red 'Oh snap!' alert listing errors and the green 'Hooray!' alert listing messages. They come with the sign-in
- * screens: loaded on demand (issue 15), the login page could miss the message a redirect asked it to repeat
+ * screens: loaded on demand (decision 0006), the login page could miss the message a redirect asked it to repeat
  * (the request-password unit test failed that way under load).
  */
 export function FormAlerts({ errors, messages, submitting }: FormAlertsProps) {

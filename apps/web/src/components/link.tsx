@@ -13,7 +13,7 @@ export interface LinkProps extends AnchorHTMLAttributes<HTMLAnchorElement> {
  * offers for custom links): an `<a href="#/…">` whose plain left click navigates in the app, while a modified or
  * middle click, or a `target`, is left to the browser. react-router's `Link` carries its framework-mode prefetch
  * code (page links, route modules, RSC), ~2 KB gzip that a module-level bundle cannot leave out of the login
- * route's chunk: its whole library is one module, there as soon as any screen imports `Link` (issue 15).
+ * route's chunk: its whole library is one module, there as soon as any screen imports `Link` (decision 0006).
  * `lint` forbids importing `Link` and `NavLink` from react-router.
  */
 export const Link = forwardRef<HTMLAnchorElement, LinkProps>(function Link(

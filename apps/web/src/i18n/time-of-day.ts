@@ -23,7 +23,7 @@ export function formatTimeOfDay(date: Date | number, language: string): string {
 /**
  * Builds the language's formatter now. The first date formatter of a page loads the browser's locale data
  * (~15 ms, ~60 ms on a phone): done while the signed-in page's scripts and first reads are on the network, it
- * is no longer part of the dashboard's first render (issue 15).
+ * is no longer part of the dashboard's first render (decision 0006).
  */
 export function prepareTimeOfDay(language: string) {
   timeFormat(language).format(0);

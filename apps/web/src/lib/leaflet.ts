@@ -3,7 +3,7 @@
  * ships under `src/`) instead of its whole bundle: the map with its interaction handlers and zoom and attribution
  * controls, tile layers, markers with `divIcon`s, layer groups and tooltips. Left out: vector layers and their
  * SVG and Canvas renderers, popups, GeoJSON, image, video and SVG overlays, the layers and scale controls, WMS and
- * the projections other than Web Mercator, about half of Leaflet's bytes (issue 15; docs/decisions/0006).
+ * the projections other than Web Mercator, about half of Leaflet's bytes (docs/decisions/0006).
  *
  * Leaflet's modules register features on the map class when they are evaluated (`Map.addInitHook`,
  * `Map.include`), which is why the handlers and controls are imported for their effect. The values are typed with

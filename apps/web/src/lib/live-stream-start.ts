@@ -44,7 +44,7 @@ export function afterFirstReads(
 
 /**
  * Mounted once in the signed-in frame: the tab's stream of changes (lib/live-stream.ts) runs while a token is
- * stored. It opens once the first view's reads have answered (issue 15): its client (`eventsource`) is not part of
+ * stored. It opens once the first view's reads have answered (decision 0006): its client (`eventsource`) is not part of
  * the first view's scripts, and its first open's re-read of what is loaded (which covers changes made between those
  * reads and the stream's start) comes after the first answers are on screen, not in the way of them; and not
  * before the first view has been drawn (lib/first-view-gate.ts), so that its script is not fetched while the

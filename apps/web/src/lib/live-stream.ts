@@ -12,7 +12,7 @@ import { apiUrl, authHeaders, endUnauthorizedSession } from './api-client.ts';
 import { sessionStore } from './auth/session.ts';
 import { type LiveState, liveCursor, liveStateStore, readsCursor } from './live-stream-state.ts';
 
-/** The stream of changes in the caller's scope (docs: DESIGN.md "Live updates"). */
+/** The stream of changes in the caller's scope (docs/product.md "Live updates"). */
 export const LIVE_PATH = '/api/live';
 
 /** A refused stream (429, 5xx, a proxy's 502) is opened again after 3 s, doubling up to 30 s. */

@@ -185,7 +185,7 @@ function declutter(map: L.Map, markers: L.Marker[]) {
   const items = markers.map((marker) => {
     const el = marker.getElement();
     // The icon's own size (pins and clusters are drawn at it): measuring the element would force a layout
-    // of the page with every marker just added (issue 15).
+    // of the page with every marker just added (decision 0006).
     const iconSize = marker.options.icon?.options.iconSize;
     const width = Array.isArray(iconSize) ? iconSize[0] : TARGET_PX;
     const size = Math.max(TARGET_PX, width);
@@ -454,7 +454,7 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
     };
 
     // The first draw in a task of its own: the map's creation and view (a layout) and then every marker in
-    // one go held a phone's main thread for 120 ms and more (issue 15).
+    // one go held a phone's main thread for 120 ms and more (decision 0006).
     const first = window.setTimeout(draw, 0);
     map.on('moveend', draw);
     return () => {

@@ -13,7 +13,7 @@ import './map-box.css';
 // Leaflet and its stylesheet (~50 KB gzip, the largest script of a dashboard) load with the first map widget,
 // not with the page, and only once the widget has its data, the page's first view has been drawn
 // (lib/first-view-gate.ts) and the browser is idle: on a phone the text widgets (counters, alerts) then get the
-// bandwidth and the main thread first, and the map follows (issue 15: the terminals counter is the largest
+// bandwidth and the main thread first, and the map follows (decision 0006: the terminals counter is the largest
 // paint of the agent dashboard; asked for before that paint, Leaflet's 40 KB were counted in its time).
 const loadLeafletMaps = () => import('./leaflet-maps.tsx');
 const CompanyMapCanvas = lazy(() => loadLeafletMaps().then((m) => ({ default: m.CompanyMapCanvas })));

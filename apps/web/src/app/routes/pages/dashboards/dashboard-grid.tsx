@@ -39,7 +39,7 @@ let idlePumping = false;
 /**
  * Renders the queued cells one at a time, each in an idle period of the browser and as a transition (React
  * renders it in slices of a few milliseconds): rendering every lower widget in one go took the main thread for
- * 300 ms and more on a phone (issue 15), in the middle of whatever the user was doing.
+ * 300 ms and more on a phone (decision 0006), in the middle of whatever the user was doing.
  */
 function renderWhenIdle(render: () => void): () => void {
   idleQueue.push(render);
