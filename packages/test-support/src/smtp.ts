@@ -8,8 +8,16 @@ export interface ReceivedMail {
   text: string;
 }
 
+export interface SmtpReceiver {
+  /** `smtp://127.0.0.1:<port>`, what `SMTP_URL` takes. */
+  url: string;
+  /** Every mail received so far, in order. */
+  mails: ReceivedMail[];
+  close(): Promise<void>;
+}
+
 /** A real SMTP server on a random local port that keeps every mail it receives. */
-export async function startSmtpServer() {
+export async function startSmtpServer(): Promise<SmtpReceiver> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -38,15 +46,4 @@ export async function startSmtpServer() {
     mails,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Polls `probe` until it returns a value (not undefined/null/false), or fails after `ms`. */
-export async function waitFor<T>(probe: () => T | undefined | null | false, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > until) throw new Error('waitFor: timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
