@@ -18,6 +18,14 @@ module.exports = {
       to: { pathNot: '^packages/contract/src/|(^|/)node_modules/zod/' },
     },
     {
+      name: 'production-imports-test-support',
+      comment:
+        "packages/test-support is scaffolding for tests, e2e and bench: an app's production code never imports it.",
+      severity: 'error',
+      from: { path: '^apps/[^/]+/src/', pathNot: '\\.test\\.tsx?$|^apps/web/src/testing/' },
+      to: { path: '^packages/test-support/|(^|/)node_modules/@forecourt/test-support/' },
+    },
+    {
       name: 'widget-imports-widget',
       comment:
         'A widget never imports another widget: pages in app/ compose them; shared parts live in components/ or lib/.',

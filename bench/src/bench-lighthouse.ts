@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { CHROMIUM_FLAGS, chromiumPath } from '@forecourt/test-support/chromium';
+import { portIn } from '@forecourt/test-support/ports';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_FLAGS, chromiumPath } from './lib/chromium.ts';
 import { dashboards, type Session } from './lib/demo-sessions.ts';
 import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
@@ -49,19 +49,6 @@ interface Figures {
   jsKb: number;
   /** Lighthouse's measure of this machine's CPU at the time (a typical desktop scores 1,000–2,000). */
   benchmarkIndex: number;
-}
-
-/** A port of `from`..`to` that can be listened on now (any port when `from` is 0). */
-async function portIn(from: number, to: number): Promise<number> {
-  for (let p = from; p <= to; p++) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(false));
-      s.listen(p, '127.0.0.1', () => s.close(() => resolve(true)));
-    });
-    if (ok) return p;
-  }
-  throw new Error(`no free port in ${from}-${to}`);
 }
 
 /** Puts a session into the fresh profile's localStorage, on a page of the origin that loads no app code. */

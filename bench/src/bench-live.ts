@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
+import { portIn } from '@forecourt/test-support/ports';
+import { stopChild, waitForHealth } from '@forecourt/test-support/server-process';
+import { sleep } from '@forecourt/test-support/wait';
 import pg from 'pg';
 import { type BrowserLatency, browserLatency, browserMissing, median } from './lib/browser-live.ts';
 import { demoDataset, type Target } from './lib/dataset.ts';
@@ -98,8 +100,6 @@ interface Phase {
   rssPerStreamKb: number;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** utime + stime of a process, in seconds. */
 function cpuSeconds(pid: number): number {
   try {
@@ -118,22 +118,6 @@ function rssMbOf(pid: number): number {
   } catch {
     return 0;
   }
-}
-
-/**
- * The first port from `from` up to `to` that can be listened on now: the bench's range lies inside the kernel's
- * ephemeral range, so a client socket (ours from an earlier phase, in TIME_WAIT, or another program's) may hold one.
- */
-async function portFrom(from: number, to: number): Promise<number> {
-  for (let port = from; port <= to; port++) {
-    const free = await new Promise<boolean>((resolve) => {
-      const s = net.createServer();
-      s.once('error', () => resolve(false));
-      s.listen(port, HOST, () => s.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-  throw new Error(`no free port from ${from} to ${to}`);
 }
 
 /** `--nice N`: every thread of `pid` at niceness N (negative: ahead of the machine's other work; needs root). */
@@ -162,19 +146,8 @@ async function startHello(port: number, cpu: string | undefined): Promise<Node> 
     String(port),
   ]);
   const child = spawn(argv[0], argv.slice(1), { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
-  const exit = new Promise<void>((r) => child.once('exit', () => r()));
   const url = `http://${HOST}:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('the hello-world SSE server exited');
-    if (Date.now() > deadline) throw new Error('the hello-world SSE server did not start');
-    try {
-      if ((await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) })).ok) break;
-    } catch {
-      /* not yet */
-    }
-    await sleep(50);
-  }
+  await waitForHealth(url, child, { timeoutMs: 30_000, intervalMs: 50, what: 'the hello-world SSE server' });
   const pid = child.pid!;
   renice(pid);
   return {
@@ -183,13 +156,7 @@ async function startHello(port: number, cpu: string | undefined): Promise<Node> 
     port,
     pid,
     rssMb: () => rssMbOf(pid),
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      const t = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exit;
-      clearTimeout(t);
-    },
+    stop: () => stopChild(child, 5000),
   };
 }
 
@@ -706,7 +673,7 @@ export async function benchLive(argv = process.argv.slice(2)) {
         dataDir: target.dataDir,
         databaseUrl: target.databaseUrl,
         seed: 'demo',
-        port: await portFrom(basePort + 40, basePort + 49),
+        port: await portIn(basePort + 40, basePort + 49),
         readyTimeoutMs: 600_000,
       });
       await seeding.stop();
@@ -724,7 +691,7 @@ export async function benchLive(argv = process.argv.slice(2)) {
         dataDir: dataDirOf(label),
         databaseUrl: target?.databaseUrl,
         seed,
-        port: await portFrom(from, from + 9),
+        port: await portIn(from, from + 9),
         cpus: serverCpu,
         env: OFFLINE_ENV,
         readyTimeoutMs: 600_000,
@@ -823,7 +790,7 @@ export async function benchLive(argv = process.argv.slice(2)) {
     }
 
     if (only.includes('hello')) {
-      const hello = await startHello(await portFrom(basePort + 10, basePort + 19), serverCpu);
+      const hello = await startHello(await portIn(basePort + 10, basePort + 19), serverCpu);
       try {
         const ids = prepared.probes.map((p) => p.id);
         phases.push(

@@ -2,9 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '@forecourt/test-support/chromium';
 import { SourceMapConsumer } from 'source-map-js';
-import { CHROMIUM_FLAGS, chromiumPath } from './lib/chromium.ts';
 import { dashboards } from './lib/demo-sessions.ts';
 import { isMain, parseArgs, waitForQuiet } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
@@ -109,7 +108,7 @@ export async function benchProfile(argv = process.argv.slice(2)) {
       GEO_URL: NOWHERE,
     },
   });
-  const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_FLAGS });
+  const browser = await launchChromium();
   try {
     const target = (await dashboards(server.url))[pageName];
     await waitForQuiet(Number(args.flags.get('wait') ?? 120));

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, repoRoot } from './lib/server.ts';
+import { freePort } from '@forecourt/test-support/ports';
+import { repoRoot } from './lib/server.ts';
 
 /**
  * npm run bench:start — the production start (`npm start`: node apps/server/dist/server.js, compiled) next to

@@ -6,7 +6,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page, type Request, type Route } from 'playwright-core';
+import { launchChromium } from '@forecourt/test-support/chromium';
+import type { Browser, Page, Request, Route } from 'playwright-core';
 import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
@@ -27,13 +28,6 @@ import { repoRoot, startServer } from './lib/server.ts';
  */
 
 const NOWHERE = 'http://127.0.0.1:9';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-];
 
 interface Session {
   token: string;
@@ -414,10 +408,7 @@ export async function benchWeb(argv = process.argv.slice(2)) {
       GEO_URL: NOWHERE,
     },
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     const session = await signIn(server.url);
     await waitForQuiet(args.wait);

@@ -1,36 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { launchChromium } from '@forecourt/test-support/chromium';
+import { freePort } from '@forecourt/test-support/ports';
+import { stopChild, waitForHealth } from '@forecourt/test-support/server-process';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotDir = path.join(repoRoot, 'e2e', 'screenshots');
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export interface RunningServer {
   url: string;
@@ -70,44 +49,19 @@ export async function startServer(
   child.stdout?.on('data', (d) => logs.push(String(d)));
   child.stderr?.on('data', (d) => logs.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`server exited early (${child.exitCode}):\n${logs.join('')}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  if (Date.now() >= deadline) {
-    child.kill('SIGKILL');
-    throw new Error(`server did not start in time:\n${logs.join('')}`);
-  }
+  await waitForHealth(url, child, { timeoutMs: 90_000, intervalMs: 250, output: () => logs.join('') });
   return {
     url,
     dataDir,
     logs,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await stopChild(child, 15_000);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-  });
-}
+export const launchBrowser = (): Promise<Browser> => launchChromium();
 
 export async function newContext(
   browser: Browser,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { startSmtpServer } from '@forecourt/test-support/smtp';
 import { apiGet, apiSignIn, eventually, journey, signIn } from '../src/journey.ts';
-import { startSmtpServer } from '../src/smtp.ts';
 
 /**
  * A colleague joins: the agent creates a site user in Administration → Users; the user gets the set-password

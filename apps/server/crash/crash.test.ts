@@ -8,16 +8,16 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { PGlite } from '@electric-sql/pglite';
+import { freePort } from '@forecourt/test-support/ports';
+import { sleep } from '@forecourt/test-support/wait';
 import pg from 'pg';
 import {
   api,
-  freePort,
   freshDatabase,
   postgresReachable,
   privateCluster,
   type ServerProcess,
   signIn,
-  sleep,
   startServer,
   tempDir,
 } from './harness.ts';

@@ -1,26 +1,12 @@
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopChild, waitForHealth } from '@forecourt/test-support/server-process';
 import pg from 'pg';
 
 export const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface ServerProcess {
   url: string;
@@ -76,21 +62,7 @@ export async function startServer(opts: {
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const url = `http://127.0.0.1:${opts.port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (exited) throw new Error(`server exited before it was ready:\n${logs.join('')}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server not ready within 120 s:\n${logs.join('')}`);
-    }
-    try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    await sleep(100);
-  }
+  await waitForHealth(url, child, { output: () => logs.join('') });
   return {
     url,
     pid: child.pid!,
@@ -102,13 +74,7 @@ export async function startServer(opts: {
       if (!exited) child.kill('SIGKILL');
       await exit;
     },
-    async stop() {
-      if (exited) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exit;
-      clearTimeout(timer);
-    },
+    stop: () => stopChild(child),
   };
 }
 

@@ -7,12 +7,13 @@ import {
   ImportResultSchema,
 } from '@forecourt/contract/admin';
 import { ErrorBodySchema } from '@forecourt/contract/common';
+import { startSmtpServer } from '@forecourt/test-support/smtp';
+import { waitFor } from '@forecourt/test-support/wait';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 import { type OrgFixture, orgFixture } from './org-fixtures.ts';
-import { startSmtpServer, waitFor } from './smtp.ts';
 
 const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json()).data.errors;
 const HOSTILE = `<img src=x onerror=alert(1)> "'; drop table sites; -- =SUM(A1) ${'\u202e'}مرحبا`;

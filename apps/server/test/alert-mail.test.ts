@@ -1,9 +1,9 @@
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
+import { startSmtpServer } from '@forecourt/test-support/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
-import { startSmtpServer } from './smtp.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
 
 const MINUTE = 60_000;

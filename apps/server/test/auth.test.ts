@@ -12,13 +12,14 @@ import {
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { CurrentUserSchema } from '@forecourt/contract/users';
 import { MESSAGES } from '@forecourt/contract/validation';
+import { startSmtpServer } from '@forecourt/test-support/smtp';
+import { waitFor } from '@forecourt/test-support/wait';
 import { createSigner } from 'fast-jwt';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMEMBER_ME_TTL_S, SESSION_TTL_S } from '../src/services/tokens.ts';
 import { buildTestApp, DEMO_PASSWORD, postgresUnavailable, TEST_JWT_SECRET, type TestApp } from './helper.ts';
 import { orgFixture } from './org-fixtures.ts';
-import { startSmtpServer, waitFor } from './smtp.ts';
 
 let ipCounter = 0;
 /** A fresh client address per call, so the per-address login limit only bites where a test wants it. */

@@ -2,8 +2,8 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_FLAGS, chromiumPath } from './chromium.ts';
+import { chromiumPath, launchChromium } from '@forecourt/test-support/chromium';
+import { sleep } from '@forecourt/test-support/wait';
 import { repoRoot } from './server.ts';
 
 /** A critical event type (the catalogue's "Power supply failure"): it sorts first in the alerts widget. */
@@ -43,8 +43,6 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * Device event → visible in Chromium: the agent signs in through the login form and waits on the dashboard until
  * the header says "Live"; then `samples` times, one critical event with a unique text is posted through the device
@@ -63,11 +61,7 @@ export async function browserLatency(o: {
 }): Promise<BrowserLatency> {
   const timeoutMs = o.timeoutMs ?? 15_000;
   const gapMs = o.gapMs ?? 1500;
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: CHROMIUM_FLAGS,
-    timeout: 60_000,
-  });
+  const browser = await launchChromium({ timeout: 60_000 });
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     // tsx (esbuild keepNames) wraps named functions of the page callbacks below in __name(): define it in the page.

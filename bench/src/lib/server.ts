@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@forecourt/test-support/ports';
+import { stopChild, waitForHealth } from '@forecourt/test-support/server-process';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -34,17 +35,6 @@ export interface ServerHandle {
   /** Peak resident set size so far, in MB. */
   peakRssMb(): number;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -99,30 +89,12 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
-  let exited: number | null = null;
-  const exit = new Promise<void>((resolve) =>
-    child.once('exit', (code) => {
-      exited = code ?? -1;
-      resolve();
-    }),
-  );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (opts.readyTimeoutMs ?? 120_000);
-  for (;;) {
-    if (exited !== null)
-      throw new Error(`server exited (${exited}) before it was ready:\n${output.join('\n')}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server not ready within ${opts.readyTimeoutMs ?? 120_000} ms:\n${output.join('\n')}`);
-    }
-    try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) });
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  await waitForHealth(url, child, {
+    timeoutMs: opts.readyTimeoutMs ?? 120_000,
+    intervalMs: 25,
+    output: () => output.join('\n'),
+  });
   const startMs = performance.now() - t0;
   const pid = child.pid!;
   return {
@@ -131,12 +103,6 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
     startMs,
     rssMb: () => statusKb(pid, 'VmRSS') / 1024,
     peakRssMb: () => statusKb(pid, 'VmHWM') / 1024,
-    async stop() {
-      if (exited !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-      await exit;
-      clearTimeout(timer);
-    },
+    stop: () => stopChild(child),
   };
 }
