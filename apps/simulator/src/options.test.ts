@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_BEHAVIOUR, type Options, parseArgs, UsageError } from '../src/options.ts';
+import { DEMO_BEHAVIOUR, type Options, parseArgs, UsageError } from './options.ts';
 
 describe('command line', () => {
   it('defaults to the demo: the local server, the demo agent, every terminal, modest rates', () => {

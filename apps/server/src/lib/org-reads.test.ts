@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withOffsets } from '../src/lib/org-reads.ts';
+import { withOffsets } from './org-reads.ts';
 
 const zone = (iana: string) => ({ title: iana, area: iana.split('/')[0], tz_title: iana, iana });
 

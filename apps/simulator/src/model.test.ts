@@ -11,7 +11,7 @@ import {
   trafficFactor,
   UNDER_ONE_LITRE_SHARE,
   ZERO_AMOUNT_SHARE,
-} from '../src/model.ts';
+} from './model.ts';
 
 const at = (h: number, m = 0) => new Date(Date.UTC(2024, 4, 1, h, m));
 

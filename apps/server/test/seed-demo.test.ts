@@ -1,9 +1,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, postgresUnavailable, type TestApp, testDbKind } from '../../../test/helper.ts';
-import { fromPglite } from '../client.ts';
-import { buildFleet, seedDemo } from './demo.ts';
-import { ensureSeeded } from './index.ts';
+import { fromPglite } from '../src/db/client.ts';
+import { buildFleet, seedDemo } from '../src/db/seed/demo.ts';
+import { ensureSeeded } from '../src/db/seed/index.ts';
+import { buildTestApp, postgresUnavailable, type TestApp, testDbKind } from './helper.ts';
 
 const structure = async (query: (sql: string) => Promise<unknown[]>) => ({
   sites: await query('select id, company_id, title, number, city, lat, lng, timezone from sites order by id'),
