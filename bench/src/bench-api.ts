@@ -1,22 +1,9 @@
 import { largeDataset, startOn } from './lib/dataset.ts';
-import { authHeader, cannon, json, type LoadResult, login } from './lib/load.ts';
-import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
+import { agentDashboardPaths, authHeader, cannon, json, type LoadResult, login } from './lib/load.ts';
+import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 
 const POLL_S = 12.5;
-const HARDWARE = [1, 2, 12, 13, 14, 15];
 const P99_BUDGET_MS = 100;
-
-/** What the agent dashboard asks for, every poll (docs/product.md#dashboards: alerts, hardware issues, connectivity, map, sites, time zones). */
-function dashboardPaths(agentId: number): string[] {
-  return [
-    `/api/alerts/agent/${agentId}/`,
-    `/api/alerts/agent/${agentId}/?${HARDWARE.map((t) => `event_type=${t}`).join('&')}`,
-    `/api/agent/${agentId}/connectivity/`,
-    `/api/agent/${agentId}/map/terminals/`,
-    `/api/agent/${agentId}/sites/`,
-    `/api/agent/${agentId}/time/zones/`,
-  ];
-}
 
 interface Step {
   operators: number;
@@ -70,7 +57,7 @@ export async function benchApi(argv = process.argv.slice(2)) {
     };
     /** Time of a cold answer and of one after 3 s idle (the shared snapshot has expired and is rebuilt). */
     const answerMs: Record<string, { first: number; rebuilt: number }> = {};
-    for (const p of dashboardPaths(me.body.agent)) {
+    for (const p of agentDashboardPaths(me.body.agent)) {
       if (skip.some((s) => p.includes(s))) {
         console.log(`  skipped ${p} (--skip)`);
         continue;
@@ -211,9 +198,4 @@ export async function benchApi(argv = process.argv.slice(2)) {
   }
 }
 
-if (isMain(import.meta.url)) {
-  benchApi().catch((err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, benchApi);

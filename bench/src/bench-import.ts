@@ -3,7 +3,7 @@ import path from 'node:path';
 import { cacheDir } from './lib/dataset.ts';
 import { authHeader, json, login } from './lib/load.ts';
 import { freshDatabase, postgresReachable } from './lib/postgres.ts';
-import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
+import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { startServer } from './lib/server.ts';
 
 const HEADER = 'company,site_number,site_title,lat,lng,timezone,terminal_id,pumps';
@@ -102,9 +102,4 @@ export async function benchImport(argv = process.argv.slice(2)) {
   }
 }
 
-if (isMain(import.meta.url)) {
-  benchImport().catch((err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, benchImport);

@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { demoDataset, startOn } from './lib/dataset.ts';
 import { authHeader, cannon, json, login } from './lib/load.ts';
-import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
+import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 
 interface Terminal {
   id: number;
@@ -229,9 +229,4 @@ export async function benchIngest(argv = process.argv.slice(2)) {
   }
 }
 
-if (isMain(import.meta.url)) {
-  benchIngest().catch((err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, benchIngest);

@@ -9,7 +9,7 @@ import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { chromium } from 'playwright-core';
 import { dashboards, type Session } from './lib/demo-sessions.ts';
-import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
+import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
 /**
@@ -344,9 +344,4 @@ export async function benchLighthouse(argv = process.argv.slice(2)) {
   );
 }
 
-if (isMain(import.meta.url)) {
-  benchLighthouse().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, benchLighthouse);

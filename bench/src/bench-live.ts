@@ -12,7 +12,7 @@ import { type BrowserLatency, browserLatency, browserMissing, median } from './l
 import { demoDataset, type Target } from './lib/dataset.ts';
 import { authHeader, json, login } from './lib/load.ts';
 import { postgresReachable } from './lib/postgres.ts';
-import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
+import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { repoRoot, type ServerHandle, startServer } from './lib/server.ts';
 import { type Probe, ProbeBook, percentile, pool, SseStream, type StreamStats } from './lib/sse-load.ts';
 
@@ -916,12 +916,4 @@ export async function benchLive(argv = process.argv.slice(2)) {
   return figures;
 }
 
-if (isMain(import.meta.url)) {
-  benchLive().then(
-    () => process.exit(0),
-    (err) => {
-      console.error(err instanceof Error ? err.stack : err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, benchLive, () => 0);

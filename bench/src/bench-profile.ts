@@ -5,7 +5,7 @@ import path from 'node:path';
 import { launchChromium } from '@forecourt/test-support/chromium';
 import { SourceMapConsumer } from 'source-map-js';
 import { dashboards } from './lib/demo-sessions.ts';
-import { isMain, parseArgs, waitForQuiet } from './lib/report.ts';
+import { parseArgs, runIfMain, waitForQuiet } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
 /**
@@ -213,9 +213,4 @@ export async function benchProfile(argv = process.argv.slice(2)) {
   }
 }
 
-if (isMain(import.meta.url)) {
-  benchProfile().catch((err) => {
-    console.error(err);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, benchProfile);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { authHeader, cannon, type LoadResult, login } from './lib/load.ts';
 import { freshDatabase, postgresReachable } from './lib/postgres.ts';
-import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
+import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { startServer } from './lib/server.ts';
 
 /**
@@ -107,9 +107,4 @@ export async function benchServer(argv = process.argv.slice(2)) {
   }
 }
 
-if (isMain(import.meta.url)) {
-  benchServer().catch((err) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, benchServer);

@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { demoDataset } from './lib/dataset.ts';
-import { authHeader, json, login } from './lib/load.ts';
-import { fmt, isMain, parseArgs, table, writeResult } from './lib/report.ts';
+import { agentDashboardPaths, authHeader, json, login } from './lib/load.ts';
+import { fmt, parseArgs, runIfMain, table, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
 const POLL_S = 12.5;
-const HARDWARE = [1, 2, 12, 13, 14, 15];
 /** The demo simulator's telemetry rate (readings per second per terminal), see apps/simulator/src/options.ts. */
 const DEMO_RATE = 1 / 20;
 /** Verdict thresholds: RSS may grow less than this share from the first window to the last ... */
@@ -14,18 +13,6 @@ const MAX_RSS_GROWTH = 0.1;
 /** ... and the last window's p99 may be at most this factor of the first's (plus a few ms for tiny figures). */
 const MAX_P99_FACTOR = 1.5;
 const P99_SLACK_MS = 5;
-
-function dashboardPaths(agentId: number): string[] {
-  return [
-    `/api/alerts/agent/${agentId}/`,
-    `/api/alerts/agent/${agentId}/?${HARDWARE.map((t) => `event_type=${t}`).join('&')}`,
-    `/api/agent/${agentId}/connectivity/`,
-    `/api/agent/${agentId}/map/terminals/`,
-    `/api/agent/${agentId}/sites/`,
-    `/api/agent/${agentId}/time/zones/`,
-    '/api/user/',
-  ];
-}
 
 interface Window {
   window: string;
@@ -89,7 +76,7 @@ export async function benchSoak(argv = process.argv.slice(2)) {
       expect: [200],
     });
     if (!me.body.agent) throw new Error('the agent sign-in has no agent id');
-    const paths = dashboardPaths(me.body.agent);
+    const paths = [...agentDashboardPaths(me.body.agent), '/api/user/'];
 
     const simArgs = [
       '--import',
@@ -247,12 +234,4 @@ export async function benchSoak(argv = process.argv.slice(2)) {
   }
 }
 
-if (isMain(import.meta.url)) {
-  benchSoak().then(
-    (f) => process.exit(f.verdict === 'pass' ? 0 : 1),
-    (err) => {
-      console.error(err instanceof Error ? err.message : err);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, benchSoak, (f) => (f.verdict === 'pass' ? 0 : 1));

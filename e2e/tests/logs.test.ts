@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
+import { parseCsv } from '@forecourt/test-support/csv';
 import { journey, networkQuiet, type Page, shot, watchNetwork } from '../src/journey.ts';
 
 /**
@@ -10,35 +11,6 @@ import { journey, networkQuiet, type Page, shot, watchNetwork } from '../src/jou
 
 const logs = journey();
 const { signedIn } = logs;
-
-/** Minimal RFC 4180 reader (quoted fields, doubled quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
-}
 
 /** Every log screen the widgets link to (docs/product.md#log-screens-and-widget-links; ids of the demo fleet), with its title. */
 const SCREENS: Array<{ path: string; title: string; csv: string }> = [

@@ -7,41 +7,13 @@ import {
   RebootLogEntrySchema,
   ShockLogEntrySchema,
 } from '@forecourt/contract/logs';
+import { parseCsv } from '@forecourt/test-support/csv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 import { fill, LOG_ROUTES } from './read-routes-table.ts';
 
 const HARDWARE = [1, 2, 12, 13, 14, 15];
-
-/** Minimal RFC 4180 reader for the assertions (quoted fields, doubled quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') cell += c;
-  }
-  if (cell || row.length) rows.push([...row, cell]);
-  return rows;
-}
 
 describe.skipIf(postgresUnavailable)('log screens', () => {
   let t: TestApp;

@@ -74,3 +74,18 @@ export async function login(baseUrl: string, username = 'agent', password = 'dem
 }
 
 export const authHeader = (token: string) => ({ authorization: `JWT ${token}` });
+
+/** The hardware event types (docs/event-types.md): the hardware issues widget's filter. */
+const HARDWARE = [1, 2, 12, 13, 14, 15];
+
+/** What the agent dashboard asks for, every poll (docs/product.md#dashboards: alerts, hardware issues, connectivity, map, sites, time zones). */
+export function agentDashboardPaths(agentId: number): string[] {
+  return [
+    `/api/alerts/agent/${agentId}/`,
+    `/api/alerts/agent/${agentId}/?${HARDWARE.map((t) => `event_type=${t}`).join('&')}`,
+    `/api/agent/${agentId}/connectivity/`,
+    `/api/agent/${agentId}/map/terminals/`,
+    `/api/agent/${agentId}/sites/`,
+    `/api/agent/${agentId}/time/zones/`,
+  ];
+}

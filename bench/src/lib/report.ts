@@ -99,3 +99,21 @@ export function isMain(url: string): boolean {
   const entry = process.argv[1];
   return !!entry && path.resolve(entry) === path.resolve(new URL(url).pathname);
 }
+
+/**
+ * Runs a benchmark when its file is the process's entry (`tsx src/bench-x.ts`), not when `bench-all.ts` imports
+ * it. A failure prints and exits 1; `exitCode`, when given, decides the exit once it has finished (a verdict, or
+ * 0 to end a run whose sockets would keep the process alive).
+ */
+export function runIfMain<T>(url: string, run: () => Promise<T>, exitCode?: (result: T) => number): void {
+  if (!isMain(url)) return;
+  run().then(
+    (result) => {
+      if (exitCode) process.exit(exitCode(result));
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
