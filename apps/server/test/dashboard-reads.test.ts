@@ -1,3 +1,4 @@
+import { HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
 import {
   AlertSchema,
   ConnectivitySchema,
@@ -12,8 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 import { DATA_ROUTES, fill, LOG_ROUTES, READ_ROUTES, scopedReadPaths } from './read-routes-table.ts';
-
-const HARDWARE = [1, 2, 12, 13, 14, 15];
 
 describe.skipIf(postgresUnavailable)('fleet reads', () => {
   let t: TestApp;
@@ -67,10 +66,10 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
   });
 
   it('filters alerts by repeated event_type (hardware issues)', async () => {
-    const qs = HARDWARE.map((e) => `event_type=${e}`).join('&');
+    const qs = HARDWARE_EVENT_TYPES.map((e) => `event_type=${e}`).join('&');
     const rows = z.array(AlertSchema).parse((await get(company, `/api/alerts/company/1/?${qs}`)).json());
     expect(rows.length).toBeGreaterThan(0);
-    expect(rows.every((r) => HARDWARE.includes(r.event_type))).toBe(true);
+    expect(rows.every((r) => HARDWARE_EVENT_TYPES.includes(r.event_type))).toBe(true);
     expect(rows.every((r) => r.customer_name === 'Northern Fuels')).toBe(true);
     const one = z.array(AlertSchema).parse((await get(site, '/api/alerts/site/1/?event_type=1')).json());
     expect(one.length).toBeGreaterThan(0);

@@ -1,15 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  AlertLogEntrySchema,
-  BatteryLogEntrySchema,
-  ConnectivityLogEntrySchema,
-  PumpActivationLogRowSchema,
-  PumpStatusLogRowSchema,
-  RebootLogEntrySchema,
-  ShockLogEntrySchema,
-} from '@forecourt/contract/logs';
+import * as logRows from '@forecourt/contract/logs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp, isSpaPath } from '../src/app.ts';
@@ -30,11 +22,11 @@ describe.skipIf(postgresUnavailable)('log rows carry the IANA zone of their site
   afterAll(async () => t?.close());
 
   const cases: Array<[string, z.ZodType]> = [
-    ['/api/agent/1/alert/log/?limit_to=1000', AlertLogEntrySchema],
-    ['/api/agent/1/connectivity/log/?limit_to=1000', ConnectivityLogEntrySchema],
-    ['/api/agent/1/terminal/reboot/log/?limit_to=1000', RebootLogEntrySchema],
-    ['/api/agent/1/pump/activation/log/?limit_to=1000', PumpActivationLogRowSchema],
-    ['/api/agent/1/shock/alert/log/?limit_to=1000', ShockLogEntrySchema],
+    ['/api/agent/1/alert/log/?limit_to=1000', logRows.AlertLogEntrySchema],
+    ['/api/agent/1/connectivity/log/?limit_to=1000', logRows.ConnectivityLogEntrySchema],
+    ['/api/agent/1/terminal/reboot/log/?limit_to=1000', logRows.RebootLogEntrySchema],
+    ['/api/agent/1/pump/activation/log/?limit_to=1000', logRows.PumpActivationLogRowSchema],
+    ['/api/agent/1/shock/alert/log/?limit_to=1000', logRows.ShockLogEntrySchema],
   ];
   it.each(cases)('%s', async (url, schema) => {
     const res = await t.as(agent, { method: 'GET', url });
@@ -51,8 +43,8 @@ describe.skipIf(postgresUnavailable)('log rows carry the IANA zone of their site
 
   it('site logs (pump status, telemetry) carry the site zone', async () => {
     for (const [url, schema] of [
-      ['/api/site/2/pump/status/log/', PumpStatusLogRowSchema],
-      ['/api/site/2/terminal/battery/log/', BatteryLogEntrySchema],
+      ['/api/site/2/pump/status/log/', logRows.PumpStatusLogRowSchema],
+      ['/api/site/2/terminal/battery/log/', logRows.BatteryLogEntrySchema],
     ] as const) {
       const res = await t.as(agent, { method: 'GET', url });
       expect(res.statusCode).toBe(200);

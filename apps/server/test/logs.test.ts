@@ -1,19 +1,10 @@
-import {
-  AlertLogEntrySchema,
-  BatteryLogEntrySchema,
-  ConnectivityLogEntrySchema,
-  PumpActivationLogRowSchema,
-  PumpStatusLogRowSchema,
-  RebootLogEntrySchema,
-  ShockLogEntrySchema,
-} from '@forecourt/contract/logs';
+import { HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
+import * as logRows from '@forecourt/contract/logs';
 import { parseCsv } from '@forecourt/test-support/csv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 import { fill, LOG_ROUTES } from './read-routes-table.ts';
-
-const HARDWARE = [1, 2, 12, 13, 14, 15];
 
 describe.skipIf(postgresUnavailable)('log screens', () => {
   let t: TestApp;
@@ -31,7 +22,7 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
 
   it('pages newest first with before cursors until the log is exhausted', async () => {
     const all = z
-      .array(AlertLogEntrySchema)
+      .array(logRows.AlertLogEntrySchema)
       .parse((await get(site, '/api/site/1/alert/log/?limit_to=1000')).json());
     expect(all.length).toBeGreaterThan(30);
     const seen: number[] = [];
@@ -40,7 +31,7 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
     while (url) {
       const res = await get(site, url);
       expect(res.statusCode).toBe(200);
-      const rows = z.array(AlertLogEntrySchema).parse(res.json());
+      const rows = z.array(logRows.AlertLogEntrySchema).parse(res.json());
       seen.push(...rows.map((r) => r.id));
       pages++;
       const next = res.headers['x-next-cursor'] as string | undefined;
@@ -62,7 +53,7 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
 
   it('answers CSV with Accept: text/csv or format=csv: a header and one line per row', async () => {
     const json = z
-      .array(AlertLogEntrySchema)
+      .array(logRows.AlertLogEntrySchema)
       .parse((await get(company, '/api/company/1/alert/log/?limit_to=40')).json());
     const viaAccept = await get(company, '/api/company/1/alert/log/?limit_to=40', { accept: 'text/csv' });
     const viaFormat = await get(company, '/api/company/1/alert/log/?limit_to=40&format=csv');
@@ -136,13 +127,13 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
 
   it('filters the hardware log to hardware event types, narrowed by event_type', async () => {
     const rows = z
-      .array(AlertLogEntrySchema)
+      .array(logRows.AlertLogEntrySchema)
       .parse((await get(agent, '/api/agent/1/terminal/hardware/log/?limit_to=500')).json());
     expect(rows.length).toBeGreaterThan(100);
-    expect(rows.every((r) => HARDWARE.includes(r.event_type))).toBe(true);
+    expect(rows.every((r) => HARDWARE_EVENT_TYPES.includes(r.event_type))).toBe(true);
     expect(new Set(rows.map((r) => r.event_type)).size).toBe(6);
     const printers = z
-      .array(AlertLogEntrySchema)
+      .array(logRows.AlertLogEntrySchema)
       .parse(
         (await get(company, '/api/company/1/site/1/terminal/hardware/log/?event_type=2&event_type=5')).json(),
       );
@@ -160,14 +151,14 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
 
   it('searches case-insensitively and filters by time window and terminal', async () => {
     const hits = z
-      .array(AlertLogEntrySchema)
+      .array(logRows.AlertLogEntrySchema)
       .parse((await get(agent, '/api/agent/1/alert/log/?q=CARD%20READER&limit_to=1000')).json());
     expect(hits.length).toBeGreaterThan(0);
     expect(
       hits.every((r) => /card reader/i.test(`${r.text} ${r.site_name} ${r.customer_name} ${r.number}`)),
     ).toBe(true);
     const byTown = z
-      .array(AlertLogEntrySchema)
+      .array(logRows.AlertLogEntrySchema)
       .parse((await get(agent, '/api/agent/1/alert/log/?q=glasgow&limit_to=1000')).json());
     expect(byTown.length).toBeGreaterThan(0);
     expect(byTown.every((r) => r.site_name.startsWith('Glasgow'))).toBe(true);
@@ -177,16 +168,16 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
     const to = new Date(Date.now() - 3 * 86_400_000).toISOString();
     const from = new Date(Date.now() - 4 * 86_400_000).toISOString();
     const window = z
-      .array(AlertLogEntrySchema)
+      .array(logRows.AlertLogEntrySchema)
       .parse((await get(agent, `/api/agent/1/alert/log/?from=${from}&to=${to}&limit_to=1000`)).json());
     expect(window.length).toBeGreaterThan(0);
     expect(window.every((r) => r.started_at >= from && r.started_at < to)).toBe(true);
 
     const byNumber = z
-      .array(AlertLogEntrySchema)
+      .array(logRows.AlertLogEntrySchema)
       .parse((await get(site, '/api/site/1/alert/log/?terminal=10010002&limit_to=1000')).json());
     const byId = z
-      .array(AlertLogEntrySchema)
+      .array(logRows.AlertLogEntrySchema)
       .parse((await get(site, '/api/site/1/alert/log/?terminal=2&limit_to=1000')).json());
     expect(byNumber.length).toBeGreaterThan(0);
     expect(byNumber.every((r) => r.number === '10010002')).toBe(true);
@@ -195,11 +186,11 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
 
   it('lists connectivity changes, off only with status=off or offline=true', async () => {
     const all = z
-      .array(ConnectivityLogEntrySchema)
+      .array(logRows.ConnectivityLogEntrySchema)
       .parse((await get(company, '/api/company/1/connectivity/log/?limit_to=1000')).json());
     expect(new Set(all.map((r) => r.status))).toEqual(new Set(['on', 'off']));
     const off = z
-      .array(ConnectivityLogEntrySchema)
+      .array(logRows.ConnectivityLogEntrySchema)
       .parse((await get(company, '/api/company/1/connectivity/log/?limit_to=1000&status=off')).json());
     expect(off).toEqual(all.filter((r) => r.status === 'off'));
     const offline = (
@@ -210,7 +201,7 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
 
   it('shows reboots with their state history, filterable by state', async () => {
     const rows = z
-      .array(RebootLogEntrySchema)
+      .array(logRows.RebootLogEntrySchema)
       .parse((await get(agent, '/api/agent/1/terminal/reboot/log/?limit_to=1000')).json());
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.every((r) => r.kind === 'reboot' && r.history[0]!.state === 'queued')).toBe(true);
@@ -218,17 +209,19 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
     expect(done.status).toBe('done');
     expect(done.history.map((h) => h.state)).toEqual(['queued', 'sent', 'confirmed']);
     const failed = z
-      .array(RebootLogEntrySchema)
+      .array(logRows.RebootLogEntrySchema)
       .parse((await get(agent, '/api/agent/1/reboot/log?state=failed&state=timed_out&limit_to=1000')).json());
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((r) => r.state === 'failed' || r.state === 'timed_out')).toBe(true);
-    const siteRows = z.array(RebootLogEntrySchema).parse((await get(site, '/api/site/1/reboot/log')).json());
+    const siteRows = z
+      .array(logRows.RebootLogEntrySchema)
+      .parse((await get(site, '/api/site/1/reboot/log')).json());
     expect(siteRows.every((r) => r.site_id === 1)).toBe(true);
   });
 
   it('shows pump activations and pump status entries of a site', async () => {
     const acts = z
-      .array(PumpActivationLogRowSchema)
+      .array(logRows.PumpActivationLogRowSchema)
       .parse((await get(site, '/api/site/1/pump/activation/log/?limit_to=1000')).json());
     expect(acts.length).toBeGreaterThan(0);
     expect(
@@ -236,17 +229,17 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
     ).toBe(true);
     const pumpNo = acts[0]!.pump_no;
     const one = z
-      .array(PumpActivationLogRowSchema)
+      .array(logRows.PumpActivationLogRowSchema)
       .parse((await get(site, `/api/site/1/pump/activation/log/?pump=${pumpNo}&limit_to=1000`)).json());
     expect(one.every((r) => r.pump_no === pumpNo)).toBe(true);
 
     const status = z
-      .array(PumpStatusLogRowSchema)
+      .array(logRows.PumpStatusLogRowSchema)
       .parse((await get(site, '/api/site/1/pump/status/log/?abnormal=true&limit_to=1000')).json());
     expect(status.length).toBeGreaterThan(0);
     expect(status.every((r) => r.status !== 4000)).toBe(true);
     const pump2 = z
-      .array(PumpStatusLogRowSchema)
+      .array(logRows.PumpStatusLogRowSchema)
       .parse((await get(site, '/api/site/1/pump/status/log/?pump=2&limit_to=1000')).json());
     expect(pump2.length).toBeGreaterThan(0);
     expect(pump2.every((r) => r.pump_no === 2)).toBe(true);
@@ -254,7 +247,7 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
 
   it('shows shocks of a company with a minimum level', async () => {
     const rows = z
-      .array(ShockLogEntrySchema)
+      .array(logRows.ShockLogEntrySchema)
       .parse((await get(company, '/api/company/1/shock/alert/log/?min=4&limit_to=1000')).json());
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.reading >= 4 && r.company_id === 1)).toBe(true);
@@ -263,7 +256,7 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
 
   it('shows battery readings over time for the terminals of a site', async () => {
     const rows = z
-      .array(BatteryLogEntrySchema)
+      .array(logRows.BatteryLogEntrySchema)
       .parse((await get(site, '/api/site/1/terminal/battery/log/?terminal=10010001&limit_to=200')).json());
     expect(rows).toHaveLength(200);
     expect(rows.every((r) => r.terminal.terminal_id === '10010001')).toBe(true);

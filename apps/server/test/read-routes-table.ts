@@ -11,17 +11,7 @@ import {
   SiteTerminalSchema,
   TimeZoneSchema,
 } from '@forecourt/contract/fleet';
-import {
-  AlertLogEntrySchema,
-  BatteryLogEntrySchema,
-  ConnectivityLogEntrySchema,
-  EnvironmentLogEntrySchema,
-  FlashDriveLogEntrySchema,
-  PumpActivationLogRowSchema,
-  PumpStatusLogRowSchema,
-  RebootLogEntrySchema,
-  ShockLogEntrySchema,
-} from '@forecourt/contract/logs';
+import * as logRows from '@forecourt/contract/logs';
 import { PumpSchema, PumpStatusLogSchema } from '@forecourt/contract/pumps';
 import { SCOPE_KINDS, type ScopeKind } from '@forecourt/contract/scope';
 import {
@@ -54,14 +44,24 @@ for (const kind of SCOPE_KINDS) {
     data.push({ path: `/api/alerts/${kind}/{id}/sites/`, kind, schema: z.array(AlertSiteSchema) });
   const base = `/api/${kind}/{id}`;
   logs.push(
-    { path: `${base}/alert/log/`, kind, schema: z.array(AlertLogEntrySchema), log: true },
-    { path: `${base}/terminal/hardware/log/`, kind, schema: z.array(AlertLogEntrySchema), log: true },
-    { path: `${base}/connectivity/log/`, kind, schema: z.array(ConnectivityLogEntrySchema), log: true },
-    { path: `${base}/terminal/reboot/log/`, kind, schema: z.array(RebootLogEntrySchema), log: true },
-    { path: `${base}/reboot/log/`, kind, schema: z.array(RebootLogEntrySchema), log: true },
-    { path: `${base}/shock/alert/log/`, kind, schema: z.array(ShockLogEntrySchema), log: true },
-    { path: `${base}/shock/log/`, kind, schema: z.array(ShockLogEntrySchema), log: true },
-    { path: `${base}/pump/activation/log/`, kind, schema: z.array(PumpActivationLogRowSchema), log: true },
+    { path: `${base}/alert/log/`, kind, schema: z.array(logRows.AlertLogEntrySchema), log: true },
+    { path: `${base}/terminal/hardware/log/`, kind, schema: z.array(logRows.AlertLogEntrySchema), log: true },
+    {
+      path: `${base}/connectivity/log/`,
+      kind,
+      schema: z.array(logRows.ConnectivityLogEntrySchema),
+      log: true,
+    },
+    { path: `${base}/terminal/reboot/log/`, kind, schema: z.array(logRows.RebootLogEntrySchema), log: true },
+    { path: `${base}/reboot/log/`, kind, schema: z.array(logRows.RebootLogEntrySchema), log: true },
+    { path: `${base}/shock/alert/log/`, kind, schema: z.array(logRows.ShockLogEntrySchema), log: true },
+    { path: `${base}/shock/log/`, kind, schema: z.array(logRows.ShockLogEntrySchema), log: true },
+    {
+      path: `${base}/pump/activation/log/`,
+      kind,
+      schema: z.array(logRows.PumpActivationLogRowSchema),
+      log: true,
+    },
   );
 }
 for (const kind of ['agent', 'company'] as const) {
@@ -91,31 +91,31 @@ logs.push(
     path: '/api/company/{id}/site/{siteId}/terminal/hardware/log/',
     kind: 'company',
     nestedSite: true,
-    schema: z.array(AlertLogEntrySchema),
+    schema: z.array(logRows.AlertLogEntrySchema),
     log: true,
   },
   {
     path: '/api/site/{id}/pump/status/log/',
     kind: 'site',
-    schema: z.array(PumpStatusLogRowSchema),
+    schema: z.array(logRows.PumpStatusLogRowSchema),
     log: true,
   },
   {
     path: '/api/site/{id}/terminal/battery/log/',
     kind: 'site',
-    schema: z.array(BatteryLogEntrySchema),
+    schema: z.array(logRows.BatteryLogEntrySchema),
     log: true,
   },
   {
     path: '/api/site/{id}/terminal/flashdrive/log/',
     kind: 'site',
-    schema: z.array(FlashDriveLogEntrySchema),
+    schema: z.array(logRows.FlashDriveLogEntrySchema),
     log: true,
   },
   {
     path: '/api/site/{id}/terminal/environment/log/',
     kind: 'site',
-    schema: z.array(EnvironmentLogEntrySchema),
+    schema: z.array(logRows.EnvironmentLogEntrySchema),
     log: true,
   },
 );
