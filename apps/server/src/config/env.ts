@@ -150,6 +150,13 @@ export const EnvSchema = z.object({
   CONNECTIVITY_TIMEOUT: durationSeconds('CONNECTIVITY_TIMEOUT', 300),
   TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Bearer token of GET /metrics; unset: /metrics answers 404 (plugins/metrics.ts). */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters (or unset to turn /metrics off)')
+    .optional(),
+  /** json or pretty; unset: pretty when stdout is a terminal, else json (lib/logging.ts). */
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
