@@ -6,7 +6,7 @@ import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeInput, recordChanges } from '../src/repositories/change-repository.ts';
-import { type LiveStreams, liveStreamsOf } from '../src/services/live-streams.ts';
+import { type LiveStreams, liveStreamsOf } from '../src/services/live/hub.ts';
 import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
 import {
   buildTestApp,

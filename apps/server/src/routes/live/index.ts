@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { DatabaseUnavailableError } from '../../lib/db-unavailable.ts';
 import { badRequest, tooManyRequests, unauthorized, unavailable } from '../../lib/errors.ts';
 import { extractToken } from '../../plugins/auth.ts';
-import { createLiveStreams, registerLiveStreams } from '../../services/live-streams.ts';
+import { createLiveStreams, registerLiveStreams } from '../../services/live/hub.ts';
 
 /** How long a stream waits for the change feed's first read (a node that just started) before answering 503. */
 const FEED_READY_TIMEOUT_MS = 5_000;
@@ -34,7 +34,7 @@ function lastEventId(request: FastifyRequest, query: string | undefined): number
 
 /**
  * `GET /api/live` (DESIGN.md "Live updates"): the changes in the caller's scope as server-sent events, resumed
- * after `Last-Event-ID`. The streams of this node live in services/live-streams.ts; this route authenticates,
+ * after `Last-Event-ID`. The streams of this node live in services/live/ (hub.ts); this route authenticates,
  * reads the resume point, enforces the per-user cap and hands the socket over.
  */
 export async function liveRoutes(fastify: FastifyInstance) {
