@@ -1,4 +1,11 @@
 import type { ServerResponse } from 'node:http';
+import {
+  encodeChange,
+  encodedChanges,
+  encodeReset,
+  type LiveChange,
+  type LiveChangeKind,
+} from '@forecourt/contract/live';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Change } from '../../repositories/change-repository.ts';
 import type { Principal } from '../../repositories/principal-repository.ts';
@@ -25,35 +32,41 @@ export const openingFrame = (retryMs: number, from: number) => `retry: ${retryMs
 export const PING_FRAME = ': ping\n\n';
 
 /** `event: reset`: the id asked for is gone (or unknown); everything is read again, changes follow from `id`. */
-export const resetFrame = (id: number) => `id: ${id}\nevent: reset\ndata: {"id":${id}}\n\n`;
-
-/** The start of an `event: change` message whose last change is `lastId`, up to its data's opening bracket. */
-export const changeHead = (lastId: number) => `id: ${lastId}\nevent: change\ndata: [`;
-export const CHANGE_TAIL = ']\n\n';
+export const resetFrame = (id: number) => `id: ${id}\nevent: reset\ndata: ${encodeReset({ id })}\n\n`;
 
 /** One `event: change` message carrying these batches of changes, in order, with the id of the last one. */
 export function changeFrame(batches: readonly Item[][]): string {
-  let data = '';
+  const encoded: string[] = [];
   let last = 0;
   for (const batch of batches) {
     for (const item of batch) {
-      data += data ? `,${item.json}` : item.json;
+      encoded.push(item.json);
       last = item.id;
     }
   }
-  return changeHead(last) + data + CHANGE_TAIL;
+  return `id: ${last}\nevent: change\ndata: ${encodedChanges(encoded)}\n\n`;
 }
 
-/** The JSON of a change on the wire: snake_case, unknown ids left out. */
-export function changeJson(c: Change): string {
-  let s = `{"id":${c.id},"kind":${JSON.stringify(c.kind)}`;
-  if (c.agentId !== null) s += `,"agent_id":${c.agentId}`;
-  if (c.companyId !== null) s += `,"company_id":${c.companyId}`;
-  if (c.siteId !== null) s += `,"site_id":${c.siteId}`;
-  if (c.terminalId !== null) s += `,"terminal":${c.terminalId}`;
-  if (c.pumpId !== null) s += `,"pump":${c.pumpId}`;
-  return `${s},"at":"${c.at.toISOString()}"}`;
+/**
+ * A message too long to write at once (a backlog): its head up to the data's opening bracket, the encoded changes
+ * joined by commas in pieces, then its tail; the same text as changeFrame.
+ */
+const changeHead = (lastId: number) => `id: ${lastId}\nevent: change\ndata: [`;
+const CHANGE_TAIL = ']\n\n';
+
+/** The wire form of a change (the contract's codec): snake_case, unknown ids left out. */
+export function wireChange(c: Change): LiveChange {
+  const w: LiveChange = { id: c.id, kind: c.kind as LiveChangeKind, at: c.at.toISOString() };
+  if (c.agentId !== null) w.agent_id = c.agentId;
+  if (c.companyId !== null) w.company_id = c.companyId;
+  if (c.siteId !== null) w.site_id = c.siteId;
+  if (c.terminalId !== null) w.terminal = c.terminalId;
+  if (c.pumpId !== null) w.pump = c.pumpId;
+  return w;
 }
+
+/** The JSON text of a change on the wire. */
+export const changeJson = (c: Change): string => encodeChange(wireChange(c));
 
 /** Why a stream ended (stats and logs). */
 export type EndReason = 'client' | 'revoked' | 'expired' | 'slow' | 'closing' | 'failed';
