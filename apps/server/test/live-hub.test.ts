@@ -40,7 +40,7 @@ describe.skipIf(postgresUnavailable)(`live hub (${testDbKind})`, () => {
       checkToken: (token) => t.app.accounts.checkToken(token),
       forgetPrincipal: (userId) => t.app.repos.principals.forget(userId),
       log: t.app.log,
-      settings: { maxPerUser: 2, batchMs: 20 },
+      settings: { maxPerUser: 2, maxPerAddress: 3, batchMs: 20 },
     });
     server = http.createServer((req, res) => {
       const q = new URL(req.url ?? '/', 'http://x').searchParams;
@@ -51,6 +51,7 @@ describe.skipIf(postgresUnavailable)(`live hub (${testDbKind})`, () => {
         token: q.get('token') ?? 'not.a.token',
         raw: res,
         after: null,
+        address: q.get('from') ?? '127.0.0.1',
       });
       if (!result.ok) {
         res.writeHead(result.reason === 'limit' ? 429 : 503).end();
@@ -68,9 +69,12 @@ describe.skipIf(postgresUnavailable)(`live hub (${testDbKind})`, () => {
     await t?.close();
   });
 
-  const open = async (user: number, site: number) => {
+  /** Opens a stream as `user` (scope: one site) from the client address `from`. */
+  const open = async (user: number, site: number, from = '192.0.2.1') => {
     const abort = new AbortController();
-    const res = await fetch(`${base}/?user=${user}&site=${site}`, { signal: abort.signal });
+    const res = await fetch(`${base}/?user=${user}&site=${site}&from=${encodeURIComponent(from)}`, {
+      signal: abort.signal,
+    });
     let text = '';
     let done = false;
     const reading = (async () => {
@@ -117,16 +121,41 @@ describe.skipIf(postgresUnavailable)(`live hub (${testDbKind})`, () => {
   });
 
   it("caps one user's open streams, and counts a closed one out", async () => {
-    const s1 = await open(903, 71_001);
-    const s2 = await open(903, 71_001);
-    expect((await open(903, 71_001)).status).toBe(429);
+    const s1 = await open(903, 71_001, '192.0.2.2');
+    const s2 = await open(903, 71_001, '192.0.2.3');
+    expect((await open(903, 71_001, '192.0.2.4')).status).toBe(429);
     expect(hub.countOf(903)).toBe(2);
-    expect((await open(904, 71_001)).status).toBe(200);
+    const other = await open(904, 71_001, '192.0.2.4');
+    expect(other.status).toBe(200);
     await s1.close();
     await until(() => hub.countOf(903) === 1);
-    const s3 = await open(903, 71_001);
+    const s3 = await open(903, 71_001, '192.0.2.4');
     expect(s3.status).toBe(200);
-    await Promise.all([s2.close(), s3.close()]);
+    await Promise.all([s2.close(), s3.close(), other.close()]);
+  });
+
+  it('caps the streams of one client address whoever signed in (IPv6: one /64), and counts a closed one out', async () => {
+    const from = ['198.51.100.7', '::ffff:198.51.100.7', '198.51.100.7'];
+    const held = [];
+    for (const [i, address] of from.entries()) held.push(await open(910 + i, 71_001, address));
+    expect(held.map((s) => s.status)).toEqual([200, 200, 200]);
+    expect(hub.countFrom('198.51.100.7')).toBe(3);
+    expect((await open(913, 71_001, '198.51.100.7')).status).toBe(429);
+    // Another address, and the same users from it, are not affected.
+    const elsewhere = await open(910, 71_001, '198.51.100.8');
+    expect(elsewhere.status).toBe(200);
+    await held.shift()!.close();
+    await until(() => hub.countFrom('198.51.100.7') === 2);
+    held.push(await open(913, 71_001, '198.51.100.7'));
+    expect(held.at(-1)!.status).toBe(200);
+    // IPv6 addresses of one /64 count together.
+    const v6 = [];
+    for (const [i, address] of ['2001:db8:5:6::1', '2001:db8:5:6::2', '2001:db8:5:6:a::9'].entries()) {
+      v6.push(await open(920 + i, 71_001, address));
+    }
+    expect((await open(923, 71_001, '2001:db8:5:6::ffff')).status).toBe(429);
+    expect((await open(923, 71_001, '2001:db8:5:7::1')).status).toBe(200);
+    await Promise.all([...held, ...v6, elsewhere].map((s) => s.close()));
   });
 
   it('re-checks the token of a user at a session change: a token that no longer holds ends the stream', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import net from 'node:net';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { decodeChanges, decodeReset, LIVE_PATH, type LiveChange } from '@forecourt/contract/live';
@@ -587,6 +588,49 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
     }
   });
 
+  /** The status of GET /api/live opened from another local address (127.0.0.2: the loopback takes any 127/8). */
+  const statusFrom = (localAddress: string, bearer: string) =>
+    new Promise<{ status: number; close: () => void }>((resolve, reject) => {
+      const req = http.get(`${base}${LIVE_PATH}`, {
+        localAddress,
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      req.on('response', (res) => resolve({ status: res.statusCode ?? 0, close: () => req.destroy() }));
+      req.on('error', reject);
+    });
+
+  it('caps the open streams of one client address whoever signed in (429 with the error body); X-Forwarded-For is not believed without TRUST_PROXY', async () => {
+    await until(() => hub.size === 0);
+    hub.configure({ maxPerAddress: 4 });
+    const open: LiveClient[] = [];
+    try {
+      // Three users, one address: each well under its own cap, together at the address's.
+      for (const [i, name] of (['agent', 'company', 'site', 'site'] as const).entries()) {
+        open.push(await openLive(token[name], { headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } }));
+      }
+      expect(open.map((s) => s.status)).toEqual([200, 200, 200, 200]);
+      const refused = await fetch(`${base}${LIVE_PATH}`, {
+        headers: { authorization: `Bearer ${token.company}`, 'x-forwarded-for': '203.0.113.99' },
+      });
+      expect(refused.status).toBe(429);
+      const message = ErrorBodySchema.parse(await refused.json()).data.errors[0];
+      expect(message).toContain('at most 4');
+      expect(message).toContain('address');
+      // Another address still gets a stream, for the same user.
+      const elsewhere = await statusFrom('127.0.0.2', token.company);
+      expect(elsewhere.status).toBe(200);
+      elsewhere.close();
+      // Closing one makes room.
+      await open.pop()!.close();
+      await until(() => hub.size === 3);
+      open.push(await openLive(token.company));
+      expect(open.at(-1)!.status).toBe(200);
+    } finally {
+      await Promise.all(open.map((s) => s.close()));
+      hub.configure({ maxPerAddress: t.app.config.LIVE_MAX_STREAMS_PER_ADDRESS });
+    }
+  });
+
   const freshToken = async (username: string) => {
     const res = await t.app.inject({
       method: 'POST',
@@ -782,6 +826,40 @@ describe.skipIf(postgresUnavailable)(`GET /api/live when the node closes (${test
     } finally {
       if (closed) await t.database.close();
       else await t.close();
+    }
+  });
+});
+
+describe.skipIf(postgresUnavailable)(`GET /api/live behind a proxy (${testDbKind})`, () => {
+  it('caps the streams of the client X-Forwarded-For names when TRUST_PROXY trusts the peer (LIVE_MAX_STREAMS_PER_ADDRESS)', async () => {
+    const t = await buildTestApp({ TRUST_PROXY: 'loopback', LIVE_MAX_STREAMS_PER_ADDRESS: '3' });
+    const held: Response[] = [];
+    const aborts: AbortController[] = [];
+    try {
+      await t.app.feed.ready;
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(t.app.server.address() as net.AddressInfo).port}`;
+      const open = (bearer: string, client: string) => {
+        const abort = new AbortController();
+        aborts.push(abort);
+        return fetch(`${base}${LIVE_PATH}`, {
+          headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': client },
+          signal: abort.signal,
+        });
+      };
+      const tokens = [await t.login('agent'), await t.login('company'), await t.login('site')];
+      for (const bearer of tokens) held.push(await open(bearer, '198.51.100.20'));
+      expect(held.map((r) => r.status)).toEqual([200, 200, 200]);
+      const refused = await open(tokens[0], '198.51.100.20');
+      expect(refused.status).toBe(429);
+      expect(ErrorBodySchema.parse(await refused.json()).data.errors[0]).toContain('at most 3');
+      // Another client behind the same proxy is not affected.
+      const other = await open(tokens[0], '198.51.100.21');
+      expect(other.status).toBe(200);
+      expect(liveStreamsOf(t.app.feed)!.countFrom('198.51.100.20')).toBe(3);
+    } finally {
+      for (const abort of aborts) abort.abort();
+      await t.close();
     }
   });
 });

@@ -24,6 +24,11 @@ export const LIVE_HEARTBEAT_MS = 15_000;
 export const LIVE_RETRY_MS = 3_000;
 /** Open streams per user on one node; one more is answered 429. */
 export const LIVE_MAX_STREAMS_PER_USER = 20;
+/**
+ * Open streams per client address on one node by default (4 users' worth; the server's
+ * LIVE_MAX_STREAMS_PER_ADDRESS); one more is answered 429. IPv6 addresses count per /64.
+ */
+export const LIVE_MAX_STREAMS_PER_ADDRESS = 80;
 
 /** One change on the wire: what happened and where (row ids, as in the API's paths); ids not known are left out. */
 export interface LiveChange {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Change } from '../../repositories/change-repository.ts';
 import type { TokenCheck } from '../accounts.ts';
 import type { ChangeFeed } from '../change-feed.ts';
+import { addressKey } from './address.ts';
 import { FlushScheduler } from './flush-scheduler.ts';
 import { type Item, ScopeIndex } from './scope-index.ts';
 import { DEFAULT_LIVE_SETTINGS, type LiveStreamSettings } from './settings.ts';
@@ -44,7 +45,11 @@ export interface LiveStream {
   end(reason: EndReason): void;
 }
 
-export type OpenResult = { ok: true; stream: LiveStream } | { ok: false; reason: 'limit' | 'closing' };
+/** A refused stream: the node is closing, or the user's or the address's cap is reached (`limit` says which). */
+export type OpenResult =
+  | { ok: true; stream: LiveStream }
+  | { ok: false; reason: 'closing' }
+  | { ok: false; reason: 'limit'; per: 'user' | 'address'; max: number };
 
 /**
  * The open `GET /api/live` streams of this node, fed by the change feed (services/change-feed.ts): the scope index
@@ -57,6 +62,7 @@ export function createLiveStreams(opts: LiveStreamsOptions) {
   const settings: LiveStreamSettings = { ...DEFAULT_LIVE_SETTINGS, ...opts.settings };
   const stats = { opened: 0, ended: { client: 0, revoked: 0, expired: 0, slow: 0, closing: 0, failed: 0 } };
   const byUser = new Map<number, Set<SseStream>>();
+  const byAddress = new Map<string, Set<SseStream>>();
   let closing = false;
 
   const ctx: StreamContext = {
@@ -68,9 +74,8 @@ export function createLiveStreams(opts: LiveStreamsOptions) {
     encode: (c: Change): Item => ({ id: c.id, json: changeJson(c) }),
     ended(stream, reason) {
       stats.ended[reason]++;
-      const mine = byUser.get(stream.userId);
-      mine?.delete(stream);
-      if (mine && !mine.size) byUser.delete(stream.userId);
+      remove(byUser, stream.userId, stream);
+      remove(byAddress, stream.addressKey, stream);
     },
   };
 
@@ -146,6 +151,10 @@ export function createLiveStreams(opts: LiveStreamsOptions) {
     countOf(userId: number) {
       return byUser.get(userId)?.size ?? 0;
     },
+    /** Open streams from one client address on this node (IPv6: its /64). */
+    countFrom(address: string) {
+      return byAddress.get(addressKey(address))?.size ?? 0;
+    },
     /** Changes the settings of this node's streams (tests shorten the heartbeat and the batch window). */
     configure(next: Partial<LiveStreamSettings>) {
       const heartbeatChanged = next.heartbeatMs !== undefined && next.heartbeatMs !== settings.heartbeatMs;
@@ -155,16 +164,23 @@ export function createLiveStreams(opts: LiveStreamsOptions) {
         stopHeartbeat = startHeartbeat(allStreams, settings.heartbeatMs);
       }
     },
-    /** A new stream, counted against the user's cap at once (before anything is awaited). */
+    /**
+     * A new stream, counted against the user's cap and its address's at once (before anything is awaited): five
+     * fresh accounts from one address hold no more streams than the address may.
+     */
     open(request: LiveStreamRequest): OpenResult {
       if (closing) return { ok: false, reason: 'closing' };
       const userId = request.principal.userId;
-      if ((byUser.get(userId)?.size ?? 0) >= settings.maxPerUser) return { ok: false, reason: 'limit' };
+      if ((byUser.get(userId)?.size ?? 0) >= settings.maxPerUser) {
+        return { ok: false, reason: 'limit', per: 'user', max: settings.maxPerUser };
+      }
+      if ((byAddress.get(addressKey(request.address))?.size ?? 0) >= settings.maxPerAddress) {
+        return { ok: false, reason: 'limit', per: 'address', max: settings.maxPerAddress };
+      }
       stats.opened++;
       const stream = new SseStream(ctx, request);
-      const mine = byUser.get(userId);
-      if (mine) mine.add(stream);
-      else byUser.set(userId, new Set([stream]));
+      add(byUser, userId, stream);
+      add(byAddress, stream.addressKey, stream);
       return { ok: true, stream };
     },
     /** Ends every stream (the node is closing: its shutdown must not wait for them). */
@@ -178,6 +194,18 @@ export function createLiveStreams(opts: LiveStreamsOptions) {
   };
 }
 export type LiveStreams = ReturnType<typeof createLiveStreams>;
+
+function add<K, V>(map: Map<K, Set<V>>, key: K, value: V) {
+  const set = map.get(key);
+  if (set) set.add(value);
+  else map.set(key, new Set([value]));
+}
+
+function remove<K, V>(map: Map<K, Set<V>>, key: K, value: V) {
+  const set = map.get(key);
+  set?.delete(value);
+  if (set && !set.size) map.delete(key);
+}
 
 const registry = new WeakMap<ChangeFeed, LiveStreams>();
 

@@ -1,6 +1,7 @@
 import {
   LIVE_BATCH_MS,
   LIVE_HEARTBEAT_MS,
+  LIVE_MAX_STREAMS_PER_ADDRESS,
   LIVE_MAX_STREAMS_PER_USER,
   LIVE_RETRY_MS,
 } from '@forecourt/contract/live';
@@ -12,6 +13,8 @@ export interface LiveStreamSettings {
   heartbeatMs: number;
   /** Open streams per user on this node. */
   maxPerUser: number;
+  /** Open streams per client address on this node (IPv6: per /64), whoever signed in. */
+  maxPerAddress: number;
   /** A socket holding more unsent bytes than this is destroyed: the client reconnects and resumes. */
   maxBufferedBytes: number;
   /** The `retry:` the stream announces. */
@@ -29,6 +32,7 @@ export const DEFAULT_LIVE_SETTINGS: LiveStreamSettings = {
   batchMs: LIVE_BATCH_MS,
   heartbeatMs: LIVE_HEARTBEAT_MS,
   maxPerUser: LIVE_MAX_STREAMS_PER_USER,
+  maxPerAddress: LIVE_MAX_STREAMS_PER_ADDRESS,
   maxBufferedBytes: 1024 * 1024,
   retryMs: LIVE_RETRY_MS,
   catchUpMs: 2_000,

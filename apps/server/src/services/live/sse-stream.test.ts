@@ -78,6 +78,7 @@ function harness() {
       token: 't',
       raw: res,
       after: after === undefined ? null : Number(after),
+      address: req.socket.remoteAddress ?? '',
     });
     streams.push(stream);
     void stream.prepare().then(() => stream.start({ 'x-test': 'yes' }));

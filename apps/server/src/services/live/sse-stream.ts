@@ -11,6 +11,7 @@ import type { Change } from '../../repositories/change-repository.ts';
 import type { Principal } from '../../repositories/principal-repository.ts';
 import type { ChangeFeed } from '../change-feed.ts';
 import type { TokenClaims } from '../tokens.ts';
+import { addressKey } from './address.ts';
 import { type Flushable, type FlushScheduler, Outbox, type SharedMessages } from './flush-scheduler.ts';
 import {
   type Item,
@@ -100,6 +101,8 @@ export interface StreamRequest {
   raw: ServerResponse;
   /** Last-Event-ID: resume after this change id; null for live from now. */
   after: number | null;
+  /** The client's address (the request's, TRUST_PROXY honoured): streams are capped per address too. */
+  address: string;
 }
 
 /**
@@ -112,6 +115,8 @@ export interface StreamRequest {
 export class SseStream implements Flushable {
   readonly userId: number;
   readonly token: string;
+  /** The key its client address counts under (address.ts). */
+  readonly addressKey: string;
   private readonly claims: TokenClaims;
   private readonly raw: ServerResponse;
   private readonly after: number | null;
@@ -135,6 +140,7 @@ export class SseStream implements Flushable {
   ) {
     this.userId = request.principal.userId;
     this.token = request.token;
+    this.addressKey = addressKey(request.address);
     this.claims = request.claims;
     this.raw = request.raw;
     this.after = request.after;
