@@ -27,6 +27,8 @@ const CLK_TCK = 100;
 /** Where the servers' map tiles, weather and geocoding point: nowhere (refused at once), so no run reaches out. */
 const NOWHERE = 'http://127.0.0.1:9';
 const OFFLINE_ENV = {
+  // Every bench stream comes from this machine's one address: the per-address cap (80 by default) would refuse them.
+  LIVE_MAX_STREAMS_PER_ADDRESS: '10000000',
   TILE_URL_ROAD: `${NOWHERE}/{z}/{x}/{y}.png`,
   TILE_URL_SATELLITE: `${NOWHERE}/{z}/{y}/{x}`,
   WEATHER_URL: NOWHERE,
