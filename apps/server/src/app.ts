@@ -32,6 +32,7 @@ import { devicesPlugin } from './plugins/devices.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { liveCursorPlugin } from './plugins/live-cursor.ts';
+import { noNulPlugin } from './plugins/no-nul.ts';
 import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
@@ -129,6 +130,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => clearInterval(pruneSignInLimits));
 
   await app.register(errorsPlugin);
+  await app.register(noNulPlugin);
   // Personal answers are never stored by a browser or a proxy (docs/deploying.md): everything under /api/ and
   // the sign-in paths of reading B, unless the route declares itself public (config, avatars, API docs).
   app.addHook('onSend', async (request, reply, payload) => {
