@@ -35,6 +35,7 @@ import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { liveCursorPlugin } from './plugins/live-cursor.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { requestLogPlugin } from './plugins/request-log.ts';
+import { noNulPlugin } from './plugins/no-nul.ts';
 import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
@@ -136,6 +137,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(requestLogPlugin);
   await app.register(metricsPlugin);
+  await app.register(noNulPlugin);
   // Personal answers are never stored by a browser or a proxy (docs/deploying.md): everything under /api/ and
   // the sign-in paths of reading B, unless the route declares itself public (config, avatars, API docs).
   app.addHook('onSend', async (request, reply, payload) => {

@@ -34,7 +34,7 @@ function lastEventId(request: FastifyRequest, query: string | undefined): number
 }
 
 /**
- * `GET /api/live` (DESIGN.md "Live updates"): the changes in the caller's scope as server-sent events, resumed
+ * `GET /api/live` (docs/product.md "Live updates"): the changes in the caller's scope as server-sent events, resumed
  * after `Last-Event-ID`. The streams of this node live in services/live/ (hub.ts); this route authenticates,
  * reads the resume point, enforces the per-user and per-address caps and hands the socket over.
  */
