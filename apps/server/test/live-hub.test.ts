@@ -18,6 +18,7 @@ const principalOf = (userId: number, siteIds: number[]): Principal => ({
   companyIds: [],
   siteIds,
   passwordChangedAt: new Date(0),
+  tokensValidAfter: null,
   disabled: false,
 });
 

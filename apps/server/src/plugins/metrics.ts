@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { isDatabaseUnavailable } from '../lib/db-unavailable.ts';
 import { errorBody } from '../lib/errors.ts';
-import { liveStreamsOf } from '../services/live-streams.ts';
+import { liveStreamsOf } from '../services/live/hub.ts';
 
 export const METRICS_PATH = '/metrics';
 

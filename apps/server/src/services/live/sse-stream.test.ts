@@ -26,6 +26,7 @@ const principal: Principal = {
   companyIds: [],
   siteIds: [100],
   passwordChangedAt: new Date(0),
+  tokensValidAfter: null,
   disabled: false,
 };
 const claims = (expInSeconds: number) => {
