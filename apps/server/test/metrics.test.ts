@@ -192,7 +192,6 @@ describe.skipIf(postgresUnavailable)('GET /metrics with METRICS_TOKEN', () => {
   });
 
   it('reports live streams, the change feed, the leader, the mail queue and the process', async () => {
-    await t.app.feed.ready;
     t.app.metrics.leaderFrom(() => true);
     const { samples, types } = await scrape();
     expect(sampleValue(samples, 'forecourt_leader')).toBe(1);

@@ -114,6 +114,16 @@ async function restartKeepsData(
   const first = start({ ...env, PORT: '0', SEED: 'demo' }, argv);
   const up = await started(first);
   expect(up.seeded).toBe('demo');
+  // The start banner (JSON: stdout is a pipe) says how to sign in to the demo fleet.
+  const bannerLines = () =>
+    first
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes('password demo1234'));
+  for (let i = 0; i < 50 && bannerLines().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  const banner = bannerLines();
+  expect(banner).toHaveLength(1);
+  expect(JSON.parse(banner[0]).msg).toContain('sign in as agent, company or site');
   const companies = await agentCount(up.url);
   expect(companies).toBeGreaterThan(0);
   // The new database was created and seeded in a child process: the server itself never held its ~1 GB.
@@ -138,6 +148,7 @@ describe.skipIf(process.env.FC_TEST_DB !== 'pglite')('the server process', () =>
     ['PORT', 'abc'],
     ['CONNECTIVITY_TIMEOUT', 'soon'],
     ['DATABASE_URL', 'mysql://x'],
+    ['LOG_FORMAT', 'xml'],
   ])('%s=%s stops it with one line naming the variable', async (name, value) => {
     const run = start({ [name]: value });
     expect(await run.exited).toBe(1);

@@ -71,6 +71,18 @@ describe('loadEnv', () => {
     }
   });
 
+  it('reads LOG_FORMAT (json or pretty; unset: by terminal) and METRICS_TOKEN (unset: no /metrics)', () => {
+    expect(loadEnv({}).LOG_FORMAT).toBeUndefined();
+    expect(loadEnv({ LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(loadEnv({ LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty');
+    expect(failure({ LOG_FORMAT: 'xml' })).toContain('LOG_FORMAT: must be json or pretty (got "xml")');
+    expect(loadEnv({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadEnv({ METRICS_TOKEN: 'a-long-enough-token' }).METRICS_TOKEN).toBe('a-long-enough-token');
+    const message = failure({ METRICS_TOKEN: 'short' });
+    expect(message.split('\n')).toHaveLength(1);
+    expect(message).toContain('METRICS_TOKEN: must be at least 16 characters');
+  });
+
   it('reads durations with units', () => {
     expect(loadEnv({ CONNECTIVITY_TIMEOUT: '90s' }).CONNECTIVITY_TIMEOUT).toBe(90);
     expect(loadEnv({ CONNECTIVITY_TIMEOUT: '5m' }).CONNECTIVITY_TIMEOUT).toBe(300);

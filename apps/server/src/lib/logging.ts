@@ -20,12 +20,15 @@ export function resolveLogFormat(
 export function loggerOptions(
   config: Pick<Env, 'LOG_LEVEL' | 'LOG_FORMAT'>,
   isTTY = Boolean(process.stdout.isTTY),
+  /** Where readable lines go (tests); stdout by default. */
+  destination?: NodeJS.WritableStream,
 ): NonNullable<FastifyServerOptions['logger']> {
   if (resolveLogFormat(config, isTTY) === 'json') return { level: config.LOG_LEVEL };
   return {
     level: config.LOG_LEVEL,
     stream: pretty({
       sync: true,
+      ...(destination ? { destination } : {}),
       colorize: isTTY,
       singleLine: true,
       translateTime: 'SYS:HH:MM:ss.l',
