@@ -75,7 +75,7 @@ export type UpdateProfile = z.infer<typeof UpdateProfileSchema>;
 export const PROFILE_TEXTS = {
   updated: 'Your profile has been successfully updated.',
   emailTaken: 'A user with this email address already exists.',
-  oldPasswordWrong: 'Old password is not correct.',
+  oldPasswordWrong: 'current_password: the current password is not correct.',
   currentPasswordRequired: 'Current password is required.',
 } as const;
 

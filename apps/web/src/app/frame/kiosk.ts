@@ -158,7 +158,8 @@ async function refreshOnShow(now = Date.now()) {
 }
 
 /**
- * While a kiosk shows, the session does not expire: the token is traded for a fresh one on entry and every
+ * While a kiosk shows, its token does not expire before its session does (12 h, or 30 days after
+ * remember-me; refreshing never extends a session): the token is traded for a fresh one on entry and every
  * KIOSK_REFRESH_MS (POST /api-token-refresh/), and the larger type is on.
  */
 export function useKioskSession(on: boolean) {
