@@ -5,8 +5,9 @@ import { type Change, isPublicChange } from '../repositories/change-repository.t
 /**
  * Keeps what this node holds in memory in step with every node's writes (DESIGN.md "Several nodes"), from the change
  * feed (services/change-feed.ts), which hands over every change committed on any node, this one included:
- * - every public change drops the shared snapshots of its agent, company and site (a write on this node also
- *   drops them at once through `app.placeChanged`, so a read right after it on this node is never stale);
+ * - every public change drops the shared snapshots of its agent, company and site. This is the only place caches of
+ *   polled reads are dropped: a write on this node waits, after its commit, until its last change has passed this
+ *   node's feed (repositories/unit-of-work.ts), so a read right after it on this node is never stale;
  * - 'pump' and 'reboot' changes wake the device long-polls of their terminal here (a command queued through
  *   another node reaches a device waiting on this one); 'device' changes (token rotated, terminal decommissioned)
  *   drop the cached token and wake them too: the long-poll checks its token in the database again;
@@ -14,9 +15,21 @@ import { type Change, isPublicChange } from '../repositories/change-repository.t
  * - 'session' changes forget the user's cached principal and read the revoked tokens again; 'fleet' changes drop
  *   the location cache and the cached device tokens of the place.
  */
+/** How long a write waits at most for its change to pass this node's feed (docs/decisions/0016-write-path.md). */
+const SETTLE_MS = 2_000;
+
 export const nodeSyncPlugin = fp(
   async (app: FastifyInstance) => {
     const { repos } = app;
+    /** A change that names only its terminal: where the terminal sits is looked up (cached), then its place dropped. */
+    const terminalChanged = (terminalId: number) => {
+      void repos.org
+        .locate('terminal', terminalId)
+        .then((loc) => {
+          if (loc) app.snapshots.invalidate(loc);
+        })
+        .catch(() => {});
+    };
     const apply = (changes: Change[]) => {
       /** Scopes whose snapshots go, as one Location each (coalesced: a batch names few places). */
       const places = new Map<string, { agentId?: number; companyId?: number; siteId?: number }>();
@@ -50,7 +63,7 @@ export const nodeSyncPlugin = fp(
         if (!isPublicChange(c.kind)) continue;
         if (c.agentId == null && c.companyId == null && c.siteId == null) {
           // A change that names only its terminal: where it sits is looked up (cached).
-          if (c.terminalId != null) app.placeChanged({ terminalId: c.terminalId });
+          if (c.terminalId != null) terminalChanged(c.terminalId);
           continue;
         }
         const key = `${c.agentId}|${c.companyId}|${c.siteId}`;
@@ -67,6 +80,15 @@ export const nodeSyncPlugin = fp(
       if (revoked) repos.revoked.reload();
     };
     const unsubscribe = app.feed.subscribe(apply);
+    // A write on this node returns once its last change has been applied here (or after SETTLE_MS, when the feed is
+    // slow or the database away: the write is committed, the cache's short life bounds the staleness).
+    const unsettle = repos.work.settleThrough(async (id) => {
+      if (!app.feed.isReady) return;
+      app.feed.poke();
+      await app.feed.caughtUp(id, SETTLE_MS);
+    });
+    // While the server closes the feed stops: writes made meanwhile (the last heartbeats) do not wait for it.
+    app.addHook('preClose', async () => unsettle());
     app.addHook('onClose', async () => unsubscribe());
   },
   { name: 'node-sync', dependencies: ['snapshot-cache'] },

@@ -20,6 +20,7 @@ import { createRevokedRepository } from './revoked-repository.ts';
 import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
 import { createSiteRepository } from './site-repository.ts';
 import { createTicketRepository } from './ticket-repository.ts';
+import { type Settle, settleWritesThrough, type Tx, unitOfWork } from './unit-of-work.ts';
 import { createUserRepository } from './user-repository.ts';
 
 /** Every repository, created once per app. Add new ones here. */
@@ -47,6 +48,12 @@ export function createRepositories(database: Database, _config: Env) {
     notifications: createNotificationRepository(database),
     settings: createSharedSettingsRepository(database),
     leaderLock: createLeaderLockRepository(database),
+    /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
+    work: {
+      run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),
+      /** After its commit, a write waits for `settle` (this node's feed passing its last change). */
+      settleThrough: (settle: Settle) => settleWritesThrough(database, settle),
+    },
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

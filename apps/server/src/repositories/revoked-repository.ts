@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts';
-import { recordChanges } from './change-repository.ts';
+import { unitOfWork } from './unit-of-work.ts';
 
 /**
  * Revoked token ids, mirrored in memory. Every node keeps its own copy of the table: a revocation made on another
@@ -72,12 +72,12 @@ export function createRevokedRepository(database: Database) {
      * every node reads the revoked tokens again and ends the user's streams whose token stopped working.
      */
     async revoke(jti: string, expiresAt: Date, userId: number | null = null): Promise<void> {
-      await database.transaction(async (q) => {
+      await unitOfWork(database, async (q) => {
         const rows = await q(
           'insert into revoked_tokens (jti, expires_at) values ($1, $2) on conflict (jti) do nothing returning jti',
           [jti, expiresAt],
         );
-        if (rows.length) await recordChanges(q, [{ kind: 'session', userId }]);
+        if (rows.length) await q.changed([{ kind: 'session', userId }]);
       });
       local.set(jti, Date.now());
       (await ensure()).add(jti);

@@ -43,11 +43,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     item: z.ZodType<T>,
     summary: string,
     store: (t: DeviceTerminal, items: T[], now: Date, batch: boolean) => Promise<number>,
-    /**
-     * Whether the write changes what operators poll enough to drop cached reads at once. Not for telemetry,
-     * transactions and shocks: they arrive all the time, and the cache's short life bounds their staleness.
-     */
-    invalidates = false,
   ) {
     app.post(
       `${PREFIX}/${path}`,
@@ -71,7 +66,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
       async (request, reply) => {
         const items = parseBatch(item, request.body, MAX_BATCH);
         const accepted = await store(request.device!, items, new Date(), Array.isArray(request.body));
-        if (invalidates) app.placeChanged({ siteId: request.device!.siteId });
         return reply.status(202).send({ accepted });
       },
     );
@@ -91,7 +85,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
       await app.repos.devices.insertEvents(t, items, now);
       return items.length;
     },
-    true,
   );
   write('shocks', DeviceShockSchema, 'Shock readings', (t, items, now) =>
     app.repos.devices.insertShocks(t, items, now),
@@ -120,7 +113,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
         now,
       );
     },
-    true,
   );
 
   app.get(
