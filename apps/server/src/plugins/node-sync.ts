@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Change, isPublicChange } from '../repositories/change-repository.ts';
+import { type Change, type ChangeInput, isPublicChange } from '../repositories/change-repository.ts';
 
 /**
  * Keeps what this node holds in memory in step with every node's writes (DESIGN.md "Several nodes"), from the change
@@ -15,6 +15,19 @@ import { type Change, isPublicChange } from '../repositories/change-repository.t
  * - 'session' changes forget the user's cached principal and read the revoked tokens again; 'fleet' changes drop
  *   the location cache and the cached device tokens of the place.
  */
+/** A change this node's write recorded, as the feed would hand it over (its id is not needed to apply it). */
+const ownChange = (c: ChangeInput): Change => ({
+  id: 0,
+  kind: c.kind,
+  agentId: c.agentId || null,
+  companyId: c.companyId || null,
+  siteId: c.siteId || null,
+  terminalId: c.terminalId || null,
+  pumpId: c.pumpId || null,
+  userId: c.userId || null,
+  at: new Date(),
+});
+
 /** How long a write waits at most for its change to pass this node's feed (docs/decisions/0016-write-path.md). */
 const SETTLE_MS = 2_000;
 
@@ -80,12 +93,16 @@ export const nodeSyncPlugin = fp(
       if (revoked) repos.revoked.reload();
     };
     const unsubscribe = app.feed.subscribe(apply);
-    // A write on this node returns once its last change has been applied here (or after SETTLE_MS, when the feed is
-    // slow or the database away: the write is committed, the cache's short life bounds the staleness).
-    const unsettle = repos.work.settleThrough(async (id) => {
-      if (!app.feed.isReady) return;
-      app.feed.poke();
-      await app.feed.caughtUp(id, SETTLE_MS);
+    // A write on this node returns once its changes have been applied here: when they have passed this node's feed,
+    // or, when the feed is not running yet (it starts once the transactions running at start-up have ended) or has not
+    // passed them within SETTLE_MS, by applying the write's own changes here now; the feed applies them again when
+    // it reaches them (dropping a cache twice is harmless). Live streams hear of them from the feed only.
+    const unsettle = repos.work.settleThrough(async ({ lastChangeId, changes }) => {
+      if (app.feed.isReady) {
+        app.feed.poke();
+        if (await app.feed.caughtUp(lastChangeId, SETTLE_MS)) return;
+      }
+      apply(changes.map(ownChange));
     });
     // While the server closes the feed stops: writes made meanwhile (the last heartbeats) do not wait for it.
     app.addHook('preClose', async () => unsettle());

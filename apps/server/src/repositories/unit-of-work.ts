@@ -34,8 +34,8 @@ export type Tx = QueryFn & {
   changed(changes: ChangeInput | readonly ChangeInput[]): Promise<void>;
 };
 
-/** What waits for a committed change to pass this node's feed: resolves when it has (or gave up). */
-export type Settle = (lastChangeId: number) => Promise<void>;
+/** What waits for a committed write's changes to pass this node's feed: resolves when they have been applied. */
+export type Settle = (write: { lastChangeId: number; changes: readonly ChangeInput[] }) => Promise<void>;
 
 const settlers = new WeakMap<Database, Settle>();
 
@@ -53,19 +53,22 @@ export function settleWritesThrough(database: Database, settle: Settle): () => v
 /** Runs `fn` as one unit of work: its rows, audit entries and changes commit together, or none of them. */
 export async function unitOfWork<R>(database: Database, fn: (tx: Tx) => Promise<R>): Promise<R> {
   let lastChangeId = 0;
+  const recorded: ChangeInput[] = [];
   const result = await database.transaction(async (q) => {
     const tx: Tx = Object.assign(q, {
       audit: (entries: AuditEntry | readonly AuditEntry[]) =>
         insertAudit(q, Array.isArray(entries) ? entries : [entries as AuditEntry]),
       changed: async (changes: ChangeInput | readonly ChangeInput[]) => {
-        const id = await insertChanges(q, Array.isArray(changes) ? changes : [changes as ChangeInput]);
+        const list: readonly ChangeInput[] = Array.isArray(changes) ? changes : [changes as ChangeInput];
+        const id = await insertChanges(q, list);
         if (id > lastChangeId) lastChangeId = id;
+        recorded.push(...list);
       },
     });
     return fn(tx);
   });
   const settle = settlers.get(database);
-  if (lastChangeId > 0 && settle) await settle(lastChangeId);
+  if (lastChangeId > 0 && settle) await settle({ lastChangeId, changes: recorded });
   return result;
 }
 
