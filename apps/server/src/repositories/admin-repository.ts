@@ -288,6 +288,23 @@ export function createAdminRepository(database: Database) {
   }
 
   return {
+    /** Where a live site sits (its company), or null. */
+    async sitePlace(q: Tx, id: number): Promise<{ companyId: number } | null> {
+      const rows = await q<{ company_id: number }>(
+        'select company_id from sites where id = $1 and decommissioned_at is null',
+        [id],
+      );
+      return rows[0] ? { companyId: num(rows[0].company_id) } : null;
+    },
+    /** Where a live terminal sits (its site and company), or null. */
+    async terminalPlace(q: Tx, id: number): Promise<{ siteId: number; companyId: number } | null> {
+      const rows = await q<{ site_id: number; company_id: number }>(
+        'select site_id, company_id from terminals where id = $1 and decommissioned_at is null',
+        [id],
+      );
+      return rows[0] ? { siteId: num(rows[0].site_id), companyId: num(rows[0].company_id) } : null;
+    },
+
     // ---------- companies ----------
     async listCompanies(agentId: number, o: ListOptions): Promise<Company[]> {
       const p = new Params();
@@ -413,12 +430,17 @@ export function createAdminRepository(database: Database) {
       );
     },
 
+    /**
+     * Changes a site inside the caller's unit of work (services/fleet.ts moves its history along); a taken number
+     * throws the unique violation `siteNumberTaken` names.
+     */
     async patchSite(
+      q: Tx,
       actor: Actor,
       id: number,
       body: Partial<Omit<AdminSite, 'id'>>,
     ): Promise<Outcome<AdminSite>> {
-      return unitOfWork(database, async (q) => {
+      {
         const f = found(await siteRow(q, id), actor.agentId);
         if (!('row' in f))
           return f.status === 404 ? fail(404, notFoundText('site', id)) : fail(403, NOT_YOURS);
@@ -453,11 +475,7 @@ export function createAdminRepository(database: Database) {
           fleetAt(actor.agentId, { companyId: after.company_id, siteId: id }),
         ]);
         return done(after);
-      }).catch(
-        uniqueAs({
-          sites_company_number_uq: `number: the company already has a site numbered "${body.number}".`,
-        }),
-      );
+      }
     },
 
     async decommissionSite(actor: Actor, id: number): Promise<Outcome<AdminSite>> {
@@ -557,12 +575,17 @@ export function createAdminRepository(database: Database) {
       );
     },
 
+    /**
+     * Changes a terminal inside the caller's unit of work (services/fleet.ts moves its history along); a taken
+     * number throws the unique violation `terminalNoTaken` names.
+     */
     async patchTerminal(
+      q: Tx,
       actor: Actor,
       id: number,
       body: Partial<Omit<AdminTerminal, 'id'>>,
     ): Promise<Outcome<AdminTerminal>> {
-      return unitOfWork(database, async (q) => {
+      {
         const f = found(await terminalRow(q, id), actor.agentId);
         if (!('row' in f))
           return f.status === 404 ? fail(404, notFoundText('terminal', id)) : fail(403, NOT_YOURS);
@@ -602,11 +625,7 @@ export function createAdminRepository(database: Database) {
           }),
         ]);
         return done(after);
-      }).catch(
-        uniqueAs({
-          terminals_no_uq: `terminal_id: a terminal numbered "${body.terminal_id}" already exists.`,
-        }),
-      );
+      }
     },
 
     /**
@@ -935,6 +954,14 @@ export function createAdminRepository(database: Database) {
   };
 }
 export type AdminRepository = ReturnType<typeof createAdminRepository>;
+
+/** A site's number taken in its company: the 409 of a site change. */
+export const siteNumberTaken = (body: { number?: string }) =>
+  uniqueAs({ sites_company_number_uq: `number: the company already has a site numbered "${body.number}".` });
+
+/** A terminal number taken: the 409 of a terminal change. */
+export const terminalNoTaken = (body: { terminal_id?: string }) =>
+  uniqueAs({ terminals_no_uq: `terminal_id: a terminal numbered "${body.terminal_id}" already exists.` });
 
 /** Company and site ids a user may be given: live ones of the agent; the others are named. */
 async function badScope(

@@ -14,6 +14,7 @@ import { createImportRepository } from './import-repository.ts';
 import { createLogRepository } from './log-repository.ts';
 import { createNotificationRepository } from './notification-repository.ts';
 import { createOrgRepository } from './org-repository.ts';
+import { createPlaceHistoryRepository } from './place-history-repository.ts';
 import { createPrincipalRepository } from './principal-repository.ts';
 import { createPumpRepository } from './pump-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
@@ -44,6 +45,7 @@ export function createRepositories(database: Database, _config: Env) {
     idempotency: createIdempotencyRepository(database),
     admin: createAdminRepository(database),
     audit: createAuditRepository(database),
+    placeHistory: createPlaceHistoryRepository(),
     import: createImportRepository(database),
     notifications: createNotificationRepository(database),
     settings: createSharedSettingsRepository(database),

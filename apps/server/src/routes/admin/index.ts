@@ -29,6 +29,7 @@ import { HttpError, notFound } from '../../lib/errors.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
 import { parseId } from '../../plugins/scope.ts';
 import type { Actor, Outcome } from '../../repositories/admin-repository.ts';
+import { createFleetService } from '../../services/fleet.ts';
 import { auditRoutes } from './audit.ts';
 import { importRoutes } from './import.ts';
 
@@ -95,6 +96,7 @@ export async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = [app.authenticate, app.agentOnly('administer the fleet')];
   const repo = app.repos.admin;
+  const fleet = createFleetService(app.repos);
 
   function entityRoutes<L extends z.ZodType, C extends z.ZodType, P extends z.ZodType>(
     spec: EntitySpec & { list: L; create: C; patch: P },
@@ -234,7 +236,7 @@ export async function adminRoutes(app: FastifyInstance) {
         repo.listSites(agentId, { q: q.q, limit: q.limit_to, before: q.before, companyId: q.company_id }),
       get: (agentId, id) => repo.getSite(agentId, id),
       create: (actor, body) => repo.createSite(actor, body),
-      patch: (actor, id, body) => repo.patchSite(actor, id, body),
+      patch: (actor, id, body) => fleet.patchSite(actor, id, body),
       remove: (actor, id) => repo.decommissionSite(actor, id),
     },
   );
@@ -255,7 +257,7 @@ export async function adminRoutes(app: FastifyInstance) {
         repo.listTerminals(agentId, { q: q.q, limit: q.limit_to, before: q.before, siteId: q.site_id }),
       get: (agentId, id) => repo.getTerminal(agentId, id),
       create: (actor, body) => repo.createTerminal(actor, body),
-      patch: (actor, id, body) => repo.patchTerminal(actor, id, body),
+      patch: (actor, id, body) => fleet.patchTerminal(actor, id, body),
       // The token row goes with the decommissioning; its 'device' change drops cached lookups and ends waiting
       // long-polls on every node (plugins/node-sync.ts).
       remove: (actor, id) => repo.decommissionTerminal(actor, id),
