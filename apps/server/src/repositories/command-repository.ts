@@ -1,7 +1,7 @@
 import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database, QueryFn } from '../db/client.ts';
 import type { ChangeInput } from './change-repository.ts';
-import { type CommandDbRow, commandSelect, toCommand } from './command-read-model.ts';
+import { type CommandDbRow, commandSelect, OPEN_STATES_SQL, toCommand } from './command-read-model.ts';
 import { type PumpDbRow, type PumpRow, pumpSelect, settlePumps, toPumpRow } from './pump-repository.ts';
 import { unitOfWork } from './unit-of-work.ts';
 
@@ -159,7 +159,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         if (!terminal[0]) return { ok: false, reason: 'missing' } as const;
         const pending = await q<{ id: number | string }>(
           `select id from commands
-            where terminal_id = $1 and kind = 'reboot' and state in ('queued', 'sent') and expires_at > now()
+            where terminal_id = $1 and kind = 'reboot' and state in ${OPEN_STATES_SQL} and expires_at > now()
             order by id limit 1`,
           [terminalId],
         );
@@ -244,7 +244,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         const state: CommandState = result === 'ok' ? 'confirmed' : 'failed';
         const changed = await q<{ id: number | string; state: CommandState } & CommandPlace>(
           `update commands set state = $3, detail = $4, updated_at = now(), completed_at = now()
-            where id = $1 and terminal_id = $2 and state in ('queued', 'sent')
+            where id = $1 and terminal_id = $2 and state in ${OPEN_STATES_SQL}
             returning id, kind, state, terminal_id, site_id, company_id, agent_id, pump_id`,
           [commandId, terminalId, state, detail],
         );
@@ -299,7 +299,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
                   detail = case when state = 'queued' then 'Not fetched by the terminal in time'
                                 else 'Not acknowledged by the terminal in time' end,
                   updated_at = $1, completed_at = $1
-            where state in ('queued', 'sent') and expires_at <= $1
+            where state in ${OPEN_STATES_SQL} and expires_at <= $1
             returning id, kind, state, terminal_id, site_id, company_id, agent_id, pump_id, detail`,
           [now],
         );
