@@ -62,6 +62,14 @@ module.exports = {
       from: { path: '^apps/server/src/(routes|plugins|services|lib|config)/' },
       to: { path: '^apps/server/src/db/', pathNot: '^apps/server/src/db/(schema|migrations)/' },
     },
+    {
+      name: 'unit-of-work-outside-repositories',
+      comment:
+        'Writes go through the unit of work (repositories/unit-of-work.ts, the only code that inserts into audit_log and changes): repositories use it, services reach it as app.repos.work; routes, plugins and lib never import it (docs/decisions/0016-write-path.md).',
+      severity: 'error',
+      from: { path: '^apps/server/src/', pathNot: '^apps/server/src/(repositories|db)/' },
+      to: { path: '^apps/server/src/repositories/unit-of-work\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

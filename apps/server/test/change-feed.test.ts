@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Change, recordChanges } from '../src/repositories/change-repository.ts';
+import type { Change } from '../src/repositories/change-repository.ts';
+import { unitOfWork } from '../src/repositories/unit-of-work.ts';
 import { buildTestApp, postgresUnavailable, type TestApp, testDbKind } from './helper.ts';
 
 /** Waits until `check` holds, looking every 10 ms (the test's own timeout bounds it). */
@@ -21,7 +22,7 @@ describe.skipIf(postgresUnavailable)(`change feed (${testDbKind})`, () => {
   });
 
   const record = (kind: 'telemetry' | 'alert' | 'shock', terminalId: number) =>
-    t.database.transaction((q) => recordChanges(q, [{ kind, agentId: 1, siteId: 2, terminalId }]));
+    unitOfWork(t.database, (q) => q.changed([{ kind, agentId: 1, siteId: 2, terminalId }]));
   const ids = () => seen.map((c) => c.id);
 
   it('hands every committed change to the subscribers, in id order, with where it happened', async () => {
@@ -41,13 +42,13 @@ describe.skipIf(postgresUnavailable)(`change feed (${testDbKind})`, () => {
   it('records equal changes of one transaction once, and nothing when the transaction rolls back', async () => {
     const before = seen.length;
     await expect(
-      t.database.transaction(async (q) => {
-        await recordChanges(q, [{ kind: 'shock', terminalId: 7 }]);
+      unitOfWork(t.database, async (q) => {
+        await q.changed([{ kind: 'shock', terminalId: 7 }]);
         throw new Error('the write failed');
       }),
     ).rejects.toThrow('the write failed');
-    await t.database.transaction((q) =>
-      recordChanges(q, [
+    await unitOfWork(t.database, (q) =>
+      q.changed([
         { kind: 'pump', terminalId: 8, pumpId: 3 },
         { kind: 'pump', terminalId: 8, pumpId: 3 },
       ]),
@@ -105,8 +106,8 @@ describe.skipIf(postgresUnavailable)(`change feed (${testDbKind})`, () => {
         firstRecorded = resolve;
       });
       // Writer 1 draws its id first and commits last.
-      const slow = t.database.transaction(async (q) => {
-        await recordChanges(q, [{ kind: 'telemetry', terminalId: 301 }]);
+      const slow = unitOfWork(t.database, async (q) => {
+        await q.changed([{ kind: 'telemetry', terminalId: 301 }]);
         firstRecorded();
         await held;
       });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
 import { type Database, fromPool } from '../src/db/client.ts';
-import { recordChanges } from '../src/repositories/change-repository.ts';
+import { unitOfWork } from '../src/repositories/unit-of-work.ts';
 import { startBackground } from '../src/services/background.ts';
 import { buildTestApp, postgresUnavailable, TEST_JWT_SECRET, type TestApp, testDbKind } from './helper.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
@@ -169,8 +169,8 @@ describe.skipIf(postgresUnavailable || testDbKind !== 'postgres')('database retu
     const seen: number[] = [];
     const unsubscribe = node.app.feed.subscribe((changes) => seen.push(...changes.map((c) => c.id)));
     const record = () =>
-      t.database.transaction(async (q) => {
-        await recordChanges(q, [{ kind: 'fleet', agentId: 1 }]);
+      unitOfWork(t.database, async (q) => {
+        await q.changed([{ kind: 'fleet', agentId: 1 }]);
         return Number((await q<{ id: string }>('select max(id) as id from changes'))[0].id);
       });
     try {

@@ -6,7 +6,8 @@ import { decodeChanges, decodeReset, LIVE_PATH, type LiveChange } from '@forecou
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChangeInput, recordChanges } from '../src/repositories/change-repository.ts';
+import type { ChangeInput } from '../src/repositories/change-repository.ts';
+import { unitOfWork } from '../src/repositories/unit-of-work.ts';
 import { type LiveStreams, liveStreamsOf } from '../src/services/live/hub.ts';
 import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
 import {
@@ -146,7 +147,7 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
 
   /** Records changes as a write does (in one transaction) and wakes the feed. */
   const record = async (...changes: ChangeInput[]) => {
-    await t.database.transaction((q) => recordChanges(q, changes));
+    await unitOfWork(t.database, (q) => q.changed(changes));
     t.app.feed.poke();
   };
   const maxChangeId = async () =>
@@ -682,9 +683,9 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
       try {
         await s.until(() => s.blocks.length >= 2);
         // As the administration and password routes do: the write and a 'session' change in one transaction.
-        await t.database.transaction(async (q) => {
+        await unitOfWork(t.database, async (q) => {
           await q(write, [userId.company]);
-          await recordChanges(q, [{ kind: 'session', userId: userId.company }]);
+          await q.changed([{ kind: 'session', userId: userId.company }]);
         });
         t.app.feed.poke();
         await s.ended();

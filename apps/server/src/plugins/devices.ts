@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { unauthorized } from '../lib/errors.ts';
 import type { DeviceTerminal } from '../repositories/device-repository.ts';
-import { type ChangeRef, type CommandService, createCommandService } from '../services/commands.ts';
+import { type CommandService, createCommandService } from '../services/commands.ts';
 import {
   createDeviceTokenService,
   type DeviceTokenService,
@@ -23,14 +23,10 @@ declare module 'fastify' {
     commands: CommandService;
     heartbeats: HeartbeatService;
     deviceTokens: DeviceTokenService;
-    /** Drops cached polled reads of a place after a write that changes them (no-op without a polling cache). */
-    placeChanged: (ref: ChangeRef) => void;
     /** onRequest hook of the device API: resolves the device token (unknown → 401) and records the heartbeat. */
     deviceAuth: (request: FastifyRequest) => Promise<void>;
   }
 }
-
-type Snapshots = { invalidate?: (...args: unknown[]) => unknown };
 
 /**
  * Device-facing services: command dispatch, heartbeats/connectivity, device tokens; and, through the change feed,
@@ -38,28 +34,9 @@ type Snapshots = { invalidate?: (...args: unknown[]) => unknown };
  */
 export const devicesPlugin = fp(
   async (app: FastifyInstance) => {
-    /**
-     * Drops cached polled reads (when a polling cache is installed) for the place that changed, at once: a read on
-     * this node right after its own write is never stale. Every node (this one too) drops them again when the
-     * write's change arrives on the feed (plugins/node-sync.ts).
-     */
-    const onChange = (ref: ChangeRef) => {
-      const snapshots = (app as unknown as { snapshots?: Snapshots }).snapshots;
-      if (typeof snapshots?.invalidate !== 'function') return;
-      const kind = 'siteId' in ref ? 'site' : 'terminal';
-      const id = 'siteId' in ref ? ref.siteId : ref.terminalId;
-      void app.repos.org
-        .locate(kind, id)
-        .then((loc) => {
-          if (loc) snapshots.invalidate?.(loc);
-        })
-        .catch(() => {});
-    };
-
-    app.decorate('placeChanged', onChange);
     app.decorate(
       'commands',
-      createCommandService({ repos: app.repos, log: app.log.child({ service: 'commands' }), onChange }),
+      createCommandService({ repos: app.repos, log: app.log.child({ service: 'commands' }) }),
     );
     app.decorate(
       'heartbeats',
@@ -67,7 +44,6 @@ export const devicesPlugin = fp(
         repo: app.repos.connectivity,
         log: app.log.child({ service: 'connectivity' }),
         timeoutS: app.config.CONNECTIVITY_TIMEOUT,
-        onChange,
       }),
     );
     app.decorate(

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { type Change, isPublicChange } from '../repositories/change-repository.ts';
+import { type Change, type ChangeInput, isPublicChange } from '../repositories/change-repository.ts';
 
 /**
  * Keeps what this node holds in memory in step with every node's writes (docs/deploying.md "Several nodes on one PostgreSQL"), from the change
  * feed (services/change-feed.ts), which hands over every change committed on any node, this one included:
- * - every public change drops the shared snapshots of its agent, company and site (a write on this node also
- *   drops them at once through `app.placeChanged`, so a read right after it on this node is never stale);
+ * - every public change drops the shared snapshots of its agent, company and site. This is the only place caches of
+ *   polled reads are dropped: a write on this node waits, after its commit, until its last change has passed this
+ *   node's feed (repositories/unit-of-work.ts), so a read right after it on this node is never stale;
  * - 'pump' and 'reboot' changes wake the device long-polls of their terminal here (a command queued through
  *   another node reaches a device waiting on this one); 'device' changes (token rotated, terminal decommissioned)
  *   drop the cached token and wake them too: the long-poll checks its token in the database again;
@@ -14,9 +15,34 @@ import { type Change, isPublicChange } from '../repositories/change-repository.t
  * - 'session' changes forget the user's cached principal and read the revoked tokens again; 'fleet' changes drop
  *   the location cache and the cached device tokens of the place.
  */
+/** A change this node's write recorded, as the feed would hand it over (its id is not needed to apply it). */
+const ownChange = (c: ChangeInput): Change => ({
+  id: 0,
+  kind: c.kind,
+  agentId: c.agentId || null,
+  companyId: c.companyId || null,
+  siteId: c.siteId || null,
+  terminalId: c.terminalId || null,
+  pumpId: c.pumpId || null,
+  userId: c.userId || null,
+  at: new Date(),
+});
+
+/** How long a write waits at most for its change to pass this node's feed (docs/decisions/0016-write-path.md). */
+const SETTLE_MS = 2_000;
+
 export const nodeSyncPlugin = fp(
   async (app: FastifyInstance) => {
     const { repos } = app;
+    /** A change that names only its terminal: where the terminal sits is looked up (cached), then its place dropped. */
+    const terminalChanged = (terminalId: number) => {
+      void repos.org
+        .locate('terminal', terminalId)
+        .then((loc) => {
+          if (loc) app.snapshots.invalidate(loc);
+        })
+        .catch(() => {});
+    };
     const apply = (changes: Change[]) => {
       /** Scopes whose snapshots go, as one Location each (coalesced: a batch names few places). */
       const places = new Map<string, { agentId?: number; companyId?: number; siteId?: number }>();
@@ -50,7 +76,7 @@ export const nodeSyncPlugin = fp(
         if (!isPublicChange(c.kind)) continue;
         if (c.agentId == null && c.companyId == null && c.siteId == null) {
           // A change that names only its terminal: where it sits is looked up (cached).
-          if (c.terminalId != null) app.placeChanged({ terminalId: c.terminalId });
+          if (c.terminalId != null) terminalChanged(c.terminalId);
           continue;
         }
         const key = `${c.agentId}|${c.companyId}|${c.siteId}`;
@@ -67,6 +93,19 @@ export const nodeSyncPlugin = fp(
       if (revoked) repos.revoked.reload();
     };
     const unsubscribe = app.feed.subscribe(apply);
+    // A write on this node returns once its changes have been applied here: when they have passed this node's feed,
+    // or, when the feed is not running yet (it starts once the transactions running at start-up have ended) or has not
+    // passed them within SETTLE_MS, by applying the write's own changes here now; the feed applies them again when
+    // it reaches them (dropping a cache twice is harmless). Live streams hear of them from the feed only.
+    const unsettle = repos.work.settleThrough(async ({ lastChangeId, changes }) => {
+      if (app.feed.isReady) {
+        app.feed.poke();
+        if (await app.feed.caughtUp(lastChangeId, SETTLE_MS)) return;
+      }
+      apply(changes.map(ownChange));
+    });
+    // While the server closes the feed stops: writes made meanwhile (the last heartbeats) do not wait for it.
+    app.addHook('preClose', async () => unsettle());
     app.addHook('onClose', async () => unsubscribe());
   },
   { name: 'node-sync', dependencies: ['snapshot-cache'] },

@@ -8,8 +8,9 @@ import type {
   Company,
 } from '@forecourt/contract/admin';
 import type { Database, QueryFn } from '../db/client.ts';
-import { type ChangeInput, recordChanges } from './change-repository.ts';
+import type { ChangeInput } from './change-repository.ts';
 import { likePattern, num, Params } from './read-scope.ts';
+import { type AuditEntry, type Tx, unitOfWork } from './unit-of-work.ts';
 import { isUniqueViolation } from './user-repository.ts';
 
 /**
@@ -45,30 +46,24 @@ type Found<T> = { row: T } | { status: 403 | 404 };
 
 export type AuditEntity = 'company' | 'site' | 'terminal' | 'pump' | 'user';
 
-export async function writeAudit(
-  q: QueryFn,
+/** The audit entry of an administrator's change. */
+export const auditOf = (
   actor: Actor,
   action: string,
   entity: string,
   entityId: number | null,
   before: unknown,
   after: unknown,
-) {
-  await q(
-    `insert into audit_log (user_id, username, agent_id, action, entity, entity_id, before, after)
-     values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)`,
-    [
-      actor.userId,
-      actor.username,
-      actor.agentId,
-      action,
-      entity,
-      entityId,
-      before === null ? null : JSON.stringify(before),
-      after === null ? null : JSON.stringify(after),
-    ],
-  );
-}
+): AuditEntry => ({
+  userId: actor.userId,
+  username: actor.username,
+  agentId: actor.agentId,
+  action,
+  entity,
+  entityId,
+  before,
+  after,
+});
 
 /** `q` (search), `before` (cursor on the id) and `limit` over a list, newest first. */
 function page(where: string[], p: Params, idCol: string, o: ListOptions, search: string[]) {
@@ -293,6 +288,23 @@ export function createAdminRepository(database: Database) {
   }
 
   return {
+    /** Where a live site sits (its company), or null. */
+    async sitePlace(q: Tx, id: number): Promise<{ companyId: number } | null> {
+      const rows = await q<{ company_id: number }>(
+        'select company_id from sites where id = $1 and decommissioned_at is null',
+        [id],
+      );
+      return rows[0] ? { companyId: num(rows[0].company_id) } : null;
+    },
+    /** Where a live terminal sits (its site and company), or null. */
+    async terminalPlace(q: Tx, id: number): Promise<{ siteId: number; companyId: number } | null> {
+      const rows = await q<{ site_id: number; company_id: number }>(
+        'select site_id, company_id from terminals where id = $1 and decommissioned_at is null',
+        [id],
+      );
+      return rows[0] ? { siteId: num(rows[0].site_id), companyId: num(rows[0].company_id) } : null;
+    },
+
     // ---------- companies ----------
     async listCompanies(agentId: number, o: ListOptions): Promise<Company[]> {
       const p = new Params();
@@ -312,40 +324,36 @@ export function createAdminRepository(database: Database) {
     },
 
     async createCompany(actor: Actor, body: { name: string }): Promise<Outcome<Company>> {
-      return database
-        .transaction(async (q) => {
-          const rows = await q<{ id: number }>(
-            'insert into companies (agent_id, name) values ($1, $2) returning id',
-            [actor.agentId, body.name],
-          );
-          const company = { id: num(rows[0].id), name: body.name };
-          await writeAudit(q, actor, 'create', 'company', company.id, null, company);
-          await recordChanges(q, [fleetAt(actor.agentId, { companyId: company.id })]);
-          return done(company);
-        })
-        .catch(uniqueAs({ companies_agent_name_uq: `name: a company named "${body.name}" already exists.` }));
+      return unitOfWork(database, async (q) => {
+        const rows = await q<{ id: number }>(
+          'insert into companies (agent_id, name) values ($1, $2) returning id',
+          [actor.agentId, body.name],
+        );
+        const company = { id: num(rows[0].id), name: body.name };
+        await q.audit(auditOf(actor, 'create', 'company', company.id, null, company));
+        await q.changed([fleetAt(actor.agentId, { companyId: company.id })]);
+        return done(company);
+      }).catch(uniqueAs({ companies_agent_name_uq: `name: a company named "${body.name}" already exists.` }));
     },
 
     async patchCompany(actor: Actor, id: number, body: { name?: string }): Promise<Outcome<Company>> {
-      return database
-        .transaction(async (q) => {
-          const f = found(await companyRow(q, id), actor.agentId);
-          if (!('row' in f))
-            return f.status === 404 ? fail(404, notFoundText('company', id)) : fail(403, NOT_YOURS);
-          const before = { id, name: f.row.name };
-          const after = { id, name: body.name ?? f.row.name };
-          if (after.name !== before.name) {
-            await q('update companies set name = $2 where id = $1', [id, after.name]);
-            await writeAudit(q, actor, 'update', 'company', id, before, after);
-            await recordChanges(q, [fleetAt(actor.agentId, { companyId: id })]);
-          }
-          return done(after);
-        })
-        .catch(uniqueAs({ companies_agent_name_uq: `name: a company named "${body.name}" already exists.` }));
+      return unitOfWork(database, async (q) => {
+        const f = found(await companyRow(q, id), actor.agentId);
+        if (!('row' in f))
+          return f.status === 404 ? fail(404, notFoundText('company', id)) : fail(403, NOT_YOURS);
+        const before = { id, name: f.row.name };
+        const after = { id, name: body.name ?? f.row.name };
+        if (after.name !== before.name) {
+          await q('update companies set name = $2 where id = $1', [id, after.name]);
+          await q.audit(auditOf(actor, 'update', 'company', id, before, after));
+          await q.changed([fleetAt(actor.agentId, { companyId: id })]);
+        }
+        return done(after);
+      }).catch(uniqueAs({ companies_agent_name_uq: `name: a company named "${body.name}" already exists.` }));
     },
 
     async decommissionCompany(actor: Actor, id: number): Promise<Outcome<Company>> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const f = found(await companyRow(q, id), actor.agentId);
         if (!('row' in f))
           return f.status === 404 ? fail(404, notFoundText('company', id)) : fail(403, NOT_YOURS);
@@ -365,8 +373,8 @@ export function createAdminRepository(database: Database) {
           [id],
         );
         const company = { id, name: f.row.name };
-        await writeAudit(q, actor, 'decommission', 'company', id, company, null);
-        await recordChanges(q, [fleetAt(actor.agentId, { companyId: id }), ...sessionsOf(users)]);
+        await q.audit(auditOf(actor, 'decommission', 'company', id, company, null));
+        await q.changed([fleetAt(actor.agentId, { companyId: id }), ...sessionsOf(users)]);
         return done(company);
       });
     },
@@ -393,89 +401,85 @@ export function createAdminRepository(database: Database) {
       actor: Actor,
       body: Omit<AdminSite, 'id' | 'address'> & { address?: string | null },
     ): Promise<Outcome<AdminSite>> {
-      return database
-        .transaction(async (q) => {
-          const c = found(await companyRow(q, body.company_id), actor.agentId);
-          if (!('row' in c)) return fail(400, `company_id: no company of yours has id ${body.company_id}.`);
-          const rows = await q<SiteRaw>(
-            `insert into sites (company_id, agent_id, title, number, lat, lng, timezone, address)
+      return unitOfWork(database, async (q) => {
+        const c = found(await companyRow(q, body.company_id), actor.agentId);
+        if (!('row' in c)) return fail(400, `company_id: no company of yours has id ${body.company_id}.`);
+        const rows = await q<SiteRaw>(
+          `insert into sites (company_id, agent_id, title, number, lat, lng, timezone, address)
              values ($1, $2, $3, $4, $5, $6, $7, $8)
              returning id, agent_id, company_id, title, number, lat, lng, timezone, address, decommissioned_at`,
-            [
-              body.company_id,
-              actor.agentId,
-              body.title,
-              body.number,
-              body.lat,
-              body.lng,
-              body.timezone,
-              body.address ?? null,
-            ],
-          );
-          const site = toSite(rows[0]);
-          await writeAudit(q, actor, 'create', 'site', site.id, null, site);
-          await recordChanges(q, [fleetAt(actor.agentId, { companyId: site.company_id, siteId: site.id })]);
-          return done(site);
-        })
-        .catch(
-          uniqueAs({
-            sites_company_number_uq: `number: company ${body.company_id} already has a site numbered "${body.number}".`,
-          }),
+          [
+            body.company_id,
+            actor.agentId,
+            body.title,
+            body.number,
+            body.lat,
+            body.lng,
+            body.timezone,
+            body.address ?? null,
+          ],
         );
+        const site = toSite(rows[0]);
+        await q.audit(auditOf(actor, 'create', 'site', site.id, null, site));
+        await q.changed([fleetAt(actor.agentId, { companyId: site.company_id, siteId: site.id })]);
+        return done(site);
+      }).catch(
+        uniqueAs({
+          sites_company_number_uq: `number: company ${body.company_id} already has a site numbered "${body.number}".`,
+        }),
+      );
     },
 
+    /**
+     * Changes a site inside the caller's unit of work (services/fleet.ts moves its history along); a taken number
+     * throws the unique violation `siteNumberTaken` names.
+     */
     async patchSite(
+      q: Tx,
       actor: Actor,
       id: number,
       body: Partial<Omit<AdminSite, 'id'>>,
     ): Promise<Outcome<AdminSite>> {
-      return database
-        .transaction(async (q) => {
-          const f = found(await siteRow(q, id), actor.agentId);
-          if (!('row' in f))
-            return f.status === 404 ? fail(404, notFoundText('site', id)) : fail(403, NOT_YOURS);
-          const before = toSite(f.row);
-          const after: AdminSite = { ...before, ...stripUndefined(body) };
-          if (after.company_id !== before.company_id) {
-            const c = found(await companyRow(q, after.company_id), actor.agentId);
-            if (!('row' in c))
-              return fail(400, `company_id: no company of yours has id ${after.company_id}.`);
-          }
-          if (JSON.stringify(after) === JSON.stringify(before)) return done(before);
-          await q(
-            `update sites set company_id = $2, title = $3, number = $4, lat = $5, lng = $6, timezone = $7, address = $8
+      {
+        const f = found(await siteRow(q, id), actor.agentId);
+        if (!('row' in f))
+          return f.status === 404 ? fail(404, notFoundText('site', id)) : fail(403, NOT_YOURS);
+        const before = toSite(f.row);
+        const after: AdminSite = { ...before, ...stripUndefined(body) };
+        if (after.company_id !== before.company_id) {
+          const c = found(await companyRow(q, after.company_id), actor.agentId);
+          if (!('row' in c)) return fail(400, `company_id: no company of yours has id ${after.company_id}.`);
+        }
+        if (JSON.stringify(after) === JSON.stringify(before)) return done(before);
+        await q(
+          `update sites set company_id = $2, title = $3, number = $4, lat = $5, lng = $6, timezone = $7, address = $8
               where id = $1`,
-            [
-              id,
-              after.company_id,
-              after.title,
-              after.number,
-              after.lat,
-              after.lng,
-              after.timezone,
-              after.address,
-            ],
-          );
-          if (after.company_id !== before.company_id) {
-            await q('update terminals set company_id = $2 where site_id = $1', [id, after.company_id]);
-          }
-          await writeAudit(q, actor, 'update', 'site', id, before, after);
-          // A site moved to another company: the old company's screens lose it, the new one's gain it.
-          await recordChanges(q, [
-            fleetAt(actor.agentId, { companyId: before.company_id, siteId: id }),
-            fleetAt(actor.agentId, { companyId: after.company_id, siteId: id }),
-          ]);
-          return done(after);
-        })
-        .catch(
-          uniqueAs({
-            sites_company_number_uq: `number: the company already has a site numbered "${body.number}".`,
-          }),
+          [
+            id,
+            after.company_id,
+            after.title,
+            after.number,
+            after.lat,
+            after.lng,
+            after.timezone,
+            after.address,
+          ],
         );
+        if (after.company_id !== before.company_id) {
+          await q('update terminals set company_id = $2 where site_id = $1', [id, after.company_id]);
+        }
+        await q.audit(auditOf(actor, 'update', 'site', id, before, after));
+        // A site moved to another company: the old company's screens lose it, the new one's gain it.
+        await q.changed([
+          fleetAt(actor.agentId, { companyId: before.company_id, siteId: id }),
+          fleetAt(actor.agentId, { companyId: after.company_id, siteId: id }),
+        ]);
+        return done(after);
+      }
     },
 
     async decommissionSite(actor: Actor, id: number): Promise<Outcome<AdminSite>> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const f = found(await siteRow(q, id), actor.agentId);
         if (!('row' in f))
           return f.status === 404 ? fail(404, notFoundText('site', id)) : fail(403, NOT_YOURS);
@@ -502,8 +506,8 @@ export function createAdminRepository(database: Database) {
           [id],
         );
         const site = toSite(f.row);
-        await writeAudit(q, actor, 'decommission', 'site', id, site, null);
-        await recordChanges(q, [
+        await q.audit(auditOf(actor, 'decommission', 'site', id, site, null));
+        await q.changed([
           fleetAt(actor.agentId, { companyId: site.company_id, siteId: id }),
           ...sessionsOf(users),
         ]);
@@ -540,91 +544,88 @@ export function createAdminRepository(database: Database) {
         lng?: number | null;
       },
     ): Promise<Outcome<AdminTerminal>> {
-      return database
-        .transaction(async (q) => {
-          const site = await liveSiteOf(q, actor.agentId, body.site_id);
-          if (!site) return fail(400, `site_id: no site of yours has id ${body.site_id}.`);
-          const rows = await q<TerminalRaw>(
-            `insert into terminals (site_id, company_id, agent_id, terminal_no, card_acceptor_name, lat, lng, pump_controller)
+      return unitOfWork(database, async (q) => {
+        const site = await liveSiteOf(q, actor.agentId, body.site_id);
+        if (!site) return fail(400, `site_id: no site of yours has id ${body.site_id}.`);
+        const rows = await q<TerminalRaw>(
+          `insert into terminals (site_id, company_id, agent_id, terminal_no, card_acceptor_name, lat, lng, pump_controller)
              values ($1, $2, $3, $4, $5, $6, $7,
                      not exists (select 1 from terminals where site_id = $1 and decommissioned_at is null))
              returning id, agent_id, site_id, terminal_no, card_acceptor_name, lat, lng, pump_controller, decommissioned_at`,
-            [
-              site.id,
-              site.company_id,
-              actor.agentId,
-              body.terminal_id,
-              body.card_acceptor_name,
-              body.lat === undefined ? site.lat : body.lat,
-              body.lng === undefined ? site.lng : body.lng,
-            ],
-          );
-          const terminal = toTerminal(rows[0]);
-          await writeAudit(q, actor, 'create', 'terminal', terminal.id, null, terminal);
-          await recordChanges(q, [
-            fleetAt(actor.agentId, { companyId: site.company_id, siteId: site.id, terminalId: terminal.id }),
-          ]);
-          return done(terminal);
-        })
-        .catch(
-          uniqueAs({
-            terminals_no_uq: `terminal_id: a terminal numbered "${body.terminal_id}" already exists.`,
-          }),
+          [
+            site.id,
+            site.company_id,
+            actor.agentId,
+            body.terminal_id,
+            body.card_acceptor_name,
+            body.lat === undefined ? site.lat : body.lat,
+            body.lng === undefined ? site.lng : body.lng,
+          ],
         );
+        const terminal = toTerminal(rows[0]);
+        await q.audit(auditOf(actor, 'create', 'terminal', terminal.id, null, terminal));
+        await q.changed([
+          fleetAt(actor.agentId, { companyId: site.company_id, siteId: site.id, terminalId: terminal.id }),
+        ]);
+        return done(terminal);
+      }).catch(
+        uniqueAs({
+          terminals_no_uq: `terminal_id: a terminal numbered "${body.terminal_id}" already exists.`,
+        }),
+      );
     },
 
+    /**
+     * Changes a terminal inside the caller's unit of work (services/fleet.ts moves its history along); a taken
+     * number throws the unique violation `terminalNoTaken` names.
+     */
     async patchTerminal(
+      q: Tx,
       actor: Actor,
       id: number,
       body: Partial<Omit<AdminTerminal, 'id'>>,
     ): Promise<Outcome<AdminTerminal>> {
-      return database
-        .transaction(async (q) => {
-          const f = found(await terminalRow(q, id), actor.agentId);
-          if (!('row' in f))
-            return f.status === 404 ? fail(404, notFoundText('terminal', id)) : fail(403, NOT_YOURS);
-          const before = toTerminal(f.row);
-          const after: AdminTerminal = { ...before, ...stripUndefined(body) };
-          if (JSON.stringify(after) === JSON.stringify(before)) return done(before);
-          let companyId: number | null = null;
-          if (after.site_id !== before.site_id) {
-            const site = await liveSiteOf(q, actor.agentId, after.site_id);
-            if (!site) return fail(400, `site_id: no site of yours has id ${after.site_id}.`);
-            const carried = await q<{ id: number; pump_no: number }>(
-              'select id, pump_no from pumps where terminal_id = $1 and decommissioned_at is null order by pump_no',
-              [id],
+      {
+        const f = found(await terminalRow(q, id), actor.agentId);
+        if (!('row' in f))
+          return f.status === 404 ? fail(404, notFoundText('terminal', id)) : fail(403, NOT_YOURS);
+        const before = toTerminal(f.row);
+        const after: AdminTerminal = { ...before, ...stripUndefined(body) };
+        if (JSON.stringify(after) === JSON.stringify(before)) return done(before);
+        let companyId: number | null = null;
+        if (after.site_id !== before.site_id) {
+          const site = await liveSiteOf(q, actor.agentId, after.site_id);
+          if (!site) return fail(400, `site_id: no site of yours has id ${after.site_id}.`);
+          const carried = await q<{ id: number; pump_no: number }>(
+            'select id, pump_no from pumps where terminal_id = $1 and decommissioned_at is null order by pump_no',
+            [id],
+          );
+          if (carried.length)
+            return childrenConflict(
+              `Terminal ${id} carries pumps of its site and cannot move`,
+              carried.map((p) => ({ entity: 'pump', id: num(p.id), label: childLabel.pump(p) })),
             );
-            if (carried.length)
-              return childrenConflict(
-                `Terminal ${id} carries pumps of its site and cannot move`,
-                carried.map((p) => ({ entity: 'pump', id: num(p.id), label: childLabel.pump(p) })),
-              );
-            companyId = num(site.company_id);
-          }
-          await q(
-            `update terminals set site_id = $2, terminal_no = $3, card_acceptor_name = $4, lat = $5, lng = $6,
+          companyId = num(site.company_id);
+        }
+        await q(
+          `update terminals set site_id = $2, terminal_no = $3, card_acceptor_name = $4, lat = $5, lng = $6,
                     company_id = coalesce($7, company_id),
                     pump_controller = case when $2 <> site_id then false else pump_controller end
               where id = $1`,
-            [id, after.site_id, after.terminal_id, after.card_acceptor_name, after.lat, after.lng, companyId],
-          );
-          await writeAudit(q, actor, 'update', 'terminal', id, before, after);
-          // A move names the old place and the new one.
-          await recordChanges(q, [
-            fleetAt(actor.agentId, { companyId: f.row.company_id, siteId: before.site_id, terminalId: id }),
-            fleetAt(actor.agentId, {
-              companyId: companyId ?? f.row.company_id,
-              siteId: after.site_id,
-              terminalId: id,
-            }),
-          ]);
-          return done(after);
-        })
-        .catch(
-          uniqueAs({
-            terminals_no_uq: `terminal_id: a terminal numbered "${body.terminal_id}" already exists.`,
-          }),
+          [id, after.site_id, after.terminal_id, after.card_acceptor_name, after.lat, after.lng, companyId],
         );
+        await q.audit(auditOf(actor, 'update', 'terminal', id, before, after));
+        // A move names the old place and the new one.
+        await q.changed([
+          fleetAt(actor.agentId, { companyId: f.row.company_id, siteId: before.site_id, terminalId: id }),
+          fleetAt(actor.agentId, {
+            companyId: companyId ?? f.row.company_id,
+            siteId: after.site_id,
+            terminalId: id,
+          }),
+        ]);
+        return done(after);
+      }
     },
 
     /**
@@ -632,7 +633,7 @@ export function createAdminRepository(database: Database) {
      * block the delete (409 naming them). The caller retires the device token once this commits.
      */
     async decommissionTerminal(actor: Actor, id: number): Promise<Outcome<AdminTerminal>> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const f = found(await terminalRow(q, id), actor.agentId);
         if (!('row' in f))
           return f.status === 404 ? fail(404, notFoundText('terminal', id)) : fail(403, NOT_YOURS);
@@ -672,8 +673,8 @@ export function createAdminRepository(database: Database) {
         );
         if (cleared.length) changes.push({ ...here, kind: 'alert' });
         const terminal = toTerminal(f.row);
-        await writeAudit(q, actor, 'decommission', 'terminal', id, terminal, null);
-        await recordChanges(q, changes);
+        await q.audit(auditOf(actor, 'decommission', 'terminal', id, terminal, null));
+        await q.changed(changes);
         return done(terminal);
       });
     },
@@ -698,35 +699,33 @@ export function createAdminRepository(database: Database) {
     },
 
     async createPump(actor: Actor, body: { site_id: number; pump_no: number }): Promise<Outcome<AdminPump>> {
-      return database
-        .transaction(async (q) => {
-          const site = await liveSiteOf(q, actor.agentId, body.site_id);
-          if (!site) return fail(400, `site_id: no site of yours has id ${body.site_id}.`);
-          const carrier = await pumpCarrier(q, body.site_id);
-          if (carrier === null)
-            return fail(
-              409,
-              `Site ${body.site_id} has no terminal to carry pump commands: create a terminal first.`,
-            );
-          const rows = await q<{ id: number }>(
-            'insert into pumps (site_id, terminal_id, pump_no) values ($1, $2, $3) returning id',
-            [body.site_id, carrier, body.pump_no],
+      return unitOfWork(database, async (q) => {
+        const site = await liveSiteOf(q, actor.agentId, body.site_id);
+        if (!site) return fail(400, `site_id: no site of yours has id ${body.site_id}.`);
+        const carrier = await pumpCarrier(q, body.site_id);
+        if (carrier === null)
+          return fail(
+            409,
+            `Site ${body.site_id} has no terminal to carry pump commands: create a terminal first.`,
           );
-          const pump = { id: num(rows[0].id), site_id: body.site_id, pump_no: body.pump_no };
-          await writeAudit(q, actor, 'create', 'pump', pump.id, null, pump);
-          await recordChanges(q, [
-            fleetAt(actor.agentId, {
-              companyId: site.company_id,
-              siteId: body.site_id,
-              terminalId: carrier,
-              pumpId: pump.id,
-            }),
-          ]);
-          return done(pump);
-        })
-        .catch(
-          uniqueAs({ pumps_site_no_uq: `pump_no: site ${body.site_id} already has a pump ${body.pump_no}.` }),
+        const rows = await q<{ id: number }>(
+          'insert into pumps (site_id, terminal_id, pump_no) values ($1, $2, $3) returning id',
+          [body.site_id, carrier, body.pump_no],
         );
+        const pump = { id: num(rows[0].id), site_id: body.site_id, pump_no: body.pump_no };
+        await q.audit(auditOf(actor, 'create', 'pump', pump.id, null, pump));
+        await q.changed([
+          fleetAt(actor.agentId, {
+            companyId: site.company_id,
+            siteId: body.site_id,
+            terminalId: carrier,
+            pumpId: pump.id,
+          }),
+        ]);
+        return done(pump);
+      }).catch(
+        uniqueAs({ pumps_site_no_uq: `pump_no: site ${body.site_id} already has a pump ${body.pump_no}.` }),
+      );
     },
 
     async patchPump(
@@ -734,59 +733,57 @@ export function createAdminRepository(database: Database) {
       id: number,
       body: Partial<Omit<AdminPump, 'id'>>,
     ): Promise<Outcome<AdminPump>> {
-      return database
-        .transaction(async (q) => {
-          const f = found(await pumpRow(q, id), actor.agentId);
-          if (!('row' in f))
-            return f.status === 404 ? fail(404, notFoundText('pump', id)) : fail(403, NOT_YOURS);
-          const before = toPump(f.row);
-          const after: AdminPump = { ...before, ...stripUndefined(body) };
-          if (JSON.stringify(after) === JSON.stringify(before)) return done(before);
-          let carrier = num(f.row.terminal_id);
-          let companyId = num(f.row.company_id);
-          if (after.site_id !== before.site_id) {
-            const site = await liveSiteOf(q, actor.agentId, after.site_id);
-            if (!site) return fail(400, `site_id: no site of yours has id ${after.site_id}.`);
-            companyId = num(site.company_id);
-            const c = await pumpCarrier(q, after.site_id);
-            if (c === null)
-              return fail(
-                409,
-                `Site ${after.site_id} has no terminal to carry pump commands: create a terminal first.`,
-              );
-            carrier = c;
-          }
-          await q('update pumps set site_id = $2, pump_no = $3, terminal_id = $4 where id = $1', [
-            id,
-            after.site_id,
-            after.pump_no,
-            carrier,
-          ]);
-          await writeAudit(q, actor, 'update', 'pump', id, before, after);
-          // A move names the old place and the new one.
-          await recordChanges(q, [
-            fleetAt(actor.agentId, {
-              companyId: f.row.company_id,
-              siteId: before.site_id,
-              terminalId: f.row.terminal_id,
-              pumpId: id,
-            }),
-            fleetAt(actor.agentId, { companyId, siteId: after.site_id, terminalId: carrier, pumpId: id }),
-          ]);
-          return done(after);
-        })
-        .catch(uniqueAs({ pumps_site_no_uq: `pump_no: the site already has a pump ${body.pump_no}.` }));
+      return unitOfWork(database, async (q) => {
+        const f = found(await pumpRow(q, id), actor.agentId);
+        if (!('row' in f))
+          return f.status === 404 ? fail(404, notFoundText('pump', id)) : fail(403, NOT_YOURS);
+        const before = toPump(f.row);
+        const after: AdminPump = { ...before, ...stripUndefined(body) };
+        if (JSON.stringify(after) === JSON.stringify(before)) return done(before);
+        let carrier = num(f.row.terminal_id);
+        let companyId = num(f.row.company_id);
+        if (after.site_id !== before.site_id) {
+          const site = await liveSiteOf(q, actor.agentId, after.site_id);
+          if (!site) return fail(400, `site_id: no site of yours has id ${after.site_id}.`);
+          companyId = num(site.company_id);
+          const c = await pumpCarrier(q, after.site_id);
+          if (c === null)
+            return fail(
+              409,
+              `Site ${after.site_id} has no terminal to carry pump commands: create a terminal first.`,
+            );
+          carrier = c;
+        }
+        await q('update pumps set site_id = $2, pump_no = $3, terminal_id = $4 where id = $1', [
+          id,
+          after.site_id,
+          after.pump_no,
+          carrier,
+        ]);
+        await q.audit(auditOf(actor, 'update', 'pump', id, before, after));
+        // A move names the old place and the new one.
+        await q.changed([
+          fleetAt(actor.agentId, {
+            companyId: f.row.company_id,
+            siteId: before.site_id,
+            terminalId: f.row.terminal_id,
+            pumpId: id,
+          }),
+          fleetAt(actor.agentId, { companyId, siteId: after.site_id, terminalId: carrier, pumpId: id }),
+        ]);
+        return done(after);
+      }).catch(uniqueAs({ pumps_site_no_uq: `pump_no: the site already has a pump ${body.pump_no}.` }));
     },
 
     async decommissionPump(actor: Actor, id: number): Promise<Outcome<AdminPump>> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const f = found(await pumpRow(q, id), actor.agentId);
         if (!('row' in f))
           return f.status === 404 ? fail(404, notFoundText('pump', id)) : fail(403, NOT_YOURS);
         await q('update pumps set decommissioned_at = now() where id = $1', [id]);
         const pump = toPump(f.row);
-        await writeAudit(q, actor, 'decommission', 'pump', id, pump, null);
-        await recordChanges(q, [
+        await q.audit(auditOf(actor, 'decommission', 'pump', id, pump, null));
+        await q.changed([
           fleetAt(actor.agentId, {
             companyId: f.row.company_id,
             siteId: f.row.site_id,
@@ -847,37 +844,35 @@ export function createAdminRepository(database: Database) {
       },
       passwordHash: string,
     ): Promise<Outcome<AdminUser>> {
-      return database
-        .transaction(async (q) => {
-          const clash = await loginNameClash(q, body, 0);
-          if (clash) return fail(409, clash);
-          const bad = await badScope(q, actor.agentId, body.role, body.company_ids, body.site_ids);
-          if (bad.length) return fail(400, ...bad);
-          const rows = await q<{ id: number }>(
-            `insert into users (username, email, name, password_hash, agent_id, disabled_at)
+      return unitOfWork(database, async (q) => {
+        const clash = await loginNameClash(q, body, 0);
+        if (clash) return fail(409, clash);
+        const bad = await badScope(q, actor.agentId, body.role, body.company_ids, body.site_ids);
+        if (bad.length) return fail(400, ...bad);
+        const rows = await q<{ id: number }>(
+          `insert into users (username, email, name, password_hash, agent_id, disabled_at)
              values ($1, $2, $3, $4, $5, case when $6::boolean then now() end) returning id`,
-            [
-              body.username,
-              body.email,
-              body.name,
-              passwordHash,
-              body.role === 'agent' ? actor.agentId : null,
-              body.disabled,
-            ],
-          );
-          const id = num(rows[0].id);
-          await setScope(q, id, body.role, body.company_ids, body.site_ids);
-          const user = toUser((await userRow(q, id))[0]);
-          await writeAudit(q, actor, 'create', 'user', id, null, user);
-          await recordChanges(q, [fleetAt(actor.agentId, { userId: id })]);
-          return done(user);
-        })
-        .catch(
-          uniqueAs({
-            users_username_uq: `username: a user named "${body.username}" already exists.`,
-            users_email_uq: `email: a user with the address "${body.email}" already exists.`,
-          }),
+          [
+            body.username,
+            body.email,
+            body.name,
+            passwordHash,
+            body.role === 'agent' ? actor.agentId : null,
+            body.disabled,
+          ],
         );
+        const id = num(rows[0].id);
+        await setScope(q, id, body.role, body.company_ids, body.site_ids);
+        const user = toUser((await userRow(q, id))[0]);
+        await q.audit(auditOf(actor, 'create', 'user', id, null, user));
+        await q.changed([fleetAt(actor.agentId, { userId: id })]);
+        return done(user);
+      }).catch(
+        uniqueAs({
+          users_username_uq: `username: a user named "${body.username}" already exists.`,
+          users_email_uq: `email: a user with the address "${body.email}" already exists.`,
+        }),
+      );
     },
 
     async patchUser(
@@ -893,74 +888,72 @@ export function createAdminRepository(database: Database) {
         disabled?: boolean;
       },
     ): Promise<Outcome<{ user: AdminUser; before: AdminUser }>> {
-      return database
-        .transaction(async (q) => {
-          const rows = await q<UserRaw & { mine: boolean }>(
-            `select ${USER_COLS}, ${userInAgent('$2')} as mine from users u where u.id = $1 for update`,
-            [id, actor.agentId],
-          );
-          if (!rows[0]) return fail(404, notFoundText('user', id));
-          if (!rows[0].mine) return fail(403, NOT_YOURS);
-          const before = toUser(rows[0]);
-          const clash = await loginNameClash(q, body, id);
-          if (clash) return fail(409, clash);
-          if (id === actor.userId && body.disabled === true)
-            return fail(409, 'disabled: you cannot disable your own account.');
-          if (id === actor.userId && body.role !== undefined && body.role !== 'agent')
-            return fail(409, 'role: you cannot take away your own agent role.');
-          const role = body.role ?? before.role;
-          const scopeChanges =
-            body.role !== undefined || body.company_ids !== undefined || body.site_ids !== undefined;
-          const companyIds = body.company_ids ?? (body.role !== undefined ? [] : before.company_ids);
-          const siteIds = body.site_ids ?? (body.role !== undefined ? [] : before.site_ids);
-          if (scopeChanges) {
-            if (role === null)
-              return fail(400, "role: give the user a role ('agent', 'company' or 'site') with its scope.");
-            if (role === 'company' && !companyIds.length)
-              return fail(400, 'company_ids must name at least one company for a company user');
-            if (role === 'site' && !siteIds.length)
-              return fail(400, 'site_ids must name at least one site for a site user');
-            const bad = await badScope(q, actor.agentId, role, companyIds, siteIds);
-            if (bad.length) return fail(400, ...bad);
-          }
-          await q(
-            `update users set username = $2, email = $3, name = $4,
+      return unitOfWork(database, async (q) => {
+        const rows = await q<UserRaw & { mine: boolean }>(
+          `select ${USER_COLS}, ${userInAgent('$2')} as mine from users u where u.id = $1 for update`,
+          [id, actor.agentId],
+        );
+        if (!rows[0]) return fail(404, notFoundText('user', id));
+        if (!rows[0].mine) return fail(403, NOT_YOURS);
+        const before = toUser(rows[0]);
+        const clash = await loginNameClash(q, body, id);
+        if (clash) return fail(409, clash);
+        if (id === actor.userId && body.disabled === true)
+          return fail(409, 'disabled: you cannot disable your own account.');
+        if (id === actor.userId && body.role !== undefined && body.role !== 'agent')
+          return fail(409, 'role: you cannot take away your own agent role.');
+        const role = body.role ?? before.role;
+        const scopeChanges =
+          body.role !== undefined || body.company_ids !== undefined || body.site_ids !== undefined;
+        const companyIds = body.company_ids ?? (body.role !== undefined ? [] : before.company_ids);
+        const siteIds = body.site_ids ?? (body.role !== undefined ? [] : before.site_ids);
+        if (scopeChanges) {
+          if (role === null)
+            return fail(400, "role: give the user a role ('agent', 'company' or 'site') with its scope.");
+          if (role === 'company' && !companyIds.length)
+            return fail(400, 'company_ids must name at least one company for a company user');
+          if (role === 'site' && !siteIds.length)
+            return fail(400, 'site_ids must name at least one site for a site user');
+          const bad = await badScope(q, actor.agentId, role, companyIds, siteIds);
+          if (bad.length) return fail(400, ...bad);
+        }
+        await q(
+          `update users set username = $2, email = $3, name = $4,
                     disabled_at = case when $5::boolean is null then disabled_at
                                        when $5::boolean then coalesce(disabled_at, now()) else null end
               where id = $1`,
-            [
-              id,
-              body.username ?? before.username,
-              body.email ?? before.email,
-              body.name ?? before.name,
-              body.disabled ?? null,
-            ],
-          );
-          if (scopeChanges && role !== null) {
-            await q('update users set agent_id = $2 where id = $1', [
-              id,
-              role === 'agent' ? actor.agentId : null,
-            ]);
-            await q('delete from user_companies where user_id = $1', [id]);
-            await q('delete from user_sites where user_id = $1', [id]);
-            await setScope(q, id, role, companyIds, siteIds);
-          }
-          const user = toUser((await userRow(q, id))[0]);
-          if (JSON.stringify(user) !== JSON.stringify(before)) {
-            const action = body.disabled === true && !before.disabled ? 'disable' : 'update';
-            await writeAudit(q, actor, action, 'user', id, before, user);
-            // 'session': its rights, name or state changed; every node forgets its principal (a disabled user's
-            // streams end).
-            await recordChanges(q, [fleetAt(actor.agentId, { userId: id }), { kind: 'session', userId: id }]);
-          }
-          return done({ user, before });
-        })
-        .catch(
-          uniqueAs({
-            users_username_uq: `username: a user named "${body.username}" already exists.`,
-            users_email_uq: `email: a user with the address "${body.email}" already exists.`,
-          }),
+          [
+            id,
+            body.username ?? before.username,
+            body.email ?? before.email,
+            body.name ?? before.name,
+            body.disabled ?? null,
+          ],
         );
+        if (scopeChanges && role !== null) {
+          await q('update users set agent_id = $2 where id = $1', [
+            id,
+            role === 'agent' ? actor.agentId : null,
+          ]);
+          await q('delete from user_companies where user_id = $1', [id]);
+          await q('delete from user_sites where user_id = $1', [id]);
+          await setScope(q, id, role, companyIds, siteIds);
+        }
+        const user = toUser((await userRow(q, id))[0]);
+        if (JSON.stringify(user) !== JSON.stringify(before)) {
+          const action = body.disabled === true && !before.disabled ? 'disable' : 'update';
+          await q.audit(auditOf(actor, action, 'user', id, before, user));
+          // 'session': its rights, name or state changed; every node forgets its principal (a disabled user's
+          // streams end).
+          await q.changed([fleetAt(actor.agentId, { userId: id }), { kind: 'session', userId: id }]);
+        }
+        return done({ user, before });
+      }).catch(
+        uniqueAs({
+          users_username_uq: `username: a user named "${body.username}" already exists.`,
+          users_email_uq: `email: a user with the address "${body.email}" already exists.`,
+        }),
+      );
     },
   };
 }
@@ -989,6 +982,13 @@ async function loginNameClash(
   if (await taken('username', names.email)) return `email: "${names.email}" is another user's username.`;
   return null;
 }
+/** A site's number taken in its company: the 409 of a site change. */
+export const siteNumberTaken = (body: { number?: string }) =>
+  uniqueAs({ sites_company_number_uq: `number: the company already has a site numbered "${body.number}".` });
+
+/** A terminal number taken: the 409 of a terminal change. */
+export const terminalNoTaken = (body: { terminal_id?: string }) =>
+  uniqueAs({ terminals_no_uq: `terminal_id: a terminal numbered "${body.terminal_id}" already exists.` });
 
 /** Company and site ids a user may be given: live ones of the agent; the others are named. */
 async function badScope(

@@ -3,7 +3,6 @@ import type { Alert, AlertSite, AlertState } from '@forecourt/contract/fleet';
 import { eventName } from '@forecourt/contract/formatters';
 import type { Database } from '../db/client.ts';
 import { severityRankSql } from './alert-sql.ts';
-import { recordChanges } from './change-repository.ts';
 import {
   addLogFilters,
   iso,
@@ -13,6 +12,7 @@ import {
   type ReadScope,
   scopeColumn,
 } from './read-scope.ts';
+import { unitOfWork } from './unit-of-work.ts';
 
 export interface AlertRow extends Alert {
   id: number;
@@ -181,7 +181,7 @@ export function createAlertRepository(database: Database) {
      * acknowledged it.
      */
     async acknowledge(id: number, by: Acknowledger, note: string | null, now: Date): Promise<boolean> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const rows = await q<{
           id: number;
           terminal_id: number;
@@ -196,7 +196,7 @@ export function createAlertRepository(database: Database) {
         );
         const alert = rows[0];
         if (!alert) return false;
-        await recordChanges(q, [
+        await q.changed([
           {
             kind: 'alert',
             agentId: alert.agent_id,
@@ -206,19 +206,17 @@ export function createAlertRepository(database: Database) {
           },
         ]);
         // agent_id: the audit screen shows an agent the entries of its own fleet (docs/product.md#fleet-administration).
-        await q(
-          `insert into audit_log (at, user_id, username, agent_id, action, entity, entity_id, before, after)
-           select $1, $2, $3, a.agent_id, 'acknowledge', 'alert', a.id, $5::jsonb, $6::jsonb
-             from alerts a where a.id = $4`,
-          [
-            now,
-            by.userId,
-            by.username,
-            id,
-            JSON.stringify({ acknowledged_at: null, acknowledged_by: null, note: null }),
-            JSON.stringify({ acknowledged_at: now.toISOString(), acknowledged_by: by.username, note }),
-          ],
-        );
+        await q.audit({
+          at: now,
+          userId: by.userId,
+          username: by.username,
+          agentId: alert.agent_id,
+          action: 'acknowledge',
+          entity: 'alert',
+          entityId: alert.id,
+          before: { acknowledged_at: null, acknowledged_by: null, note: null },
+          after: { acknowledged_at: now.toISOString(), acknowledged_by: by.username, note },
+        });
         return true;
       });
     },

@@ -1,6 +1,7 @@
 import type { AuditEntry } from '@forecourt/contract/admin';
 import type { Database } from '../db/client.ts';
 import { iso, num, Params } from './read-scope.ts';
+import { unitOfWork } from './unit-of-work.ts';
 
 export interface AuditFilters {
   limit: number;
@@ -66,20 +67,7 @@ export function createAuditRepository(database: Database) {
       before: unknown;
       after: unknown;
     }): Promise<void> {
-      await database.query(
-        `insert into audit_log (user_id, username, agent_id, action, entity, entity_id, before, after)
-         values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb)`,
-        [
-          entry.userId,
-          entry.username,
-          entry.agentId,
-          entry.action,
-          entry.entity,
-          entry.entityId,
-          entry.before === null ? null : JSON.stringify(entry.before),
-          entry.after === null ? null : JSON.stringify(entry.after),
-        ],
-      );
+      await unitOfWork(database, (tx) => tx.audit(entry));
     },
   };
 }

@@ -1,5 +1,5 @@
 import { LIVE_CHANGE_KINDS, type LiveChangeKind } from '@forecourt/contract/live';
-import type { Database, QueryFn } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 
 /** What a live stream carries (docs/product.md "Live updates"): the contract's list. */
 export const PUBLIC_CHANGE_KINDS = LIVE_CHANGE_KINDS;
@@ -43,46 +43,6 @@ export interface Change {
 
 /** The channel NOTIFY wakes the nodes on. */
 export const CHANGE_CHANNEL = 'forecourt_changes';
-
-const COLUMNS = ['agentId', 'companyId', 'siteId', 'terminalId', 'pumpId', 'userId'] as const;
-
-/**
- * Records changes inside the caller's transaction (`q` from `database.transaction`), so they commit with the write
- * or not at all, and wakes every node after the commit (NOTIFY). Equal changes are recorded once.
- *
- * The transaction id is taken before the ids are drawn: a reader that sees a gap in the ids can then tell, from
- * its snapshots, when every transaction that could still fill it has ended (change-feed.ts).
- */
-export async function recordChanges(q: QueryFn, changes: readonly ChangeInput[]): Promise<void> {
-  if (!changes.length) return;
-  const seen = new Set<string>();
-  const rows: ChangeInput[] = [];
-  for (const c of changes) {
-    const key = [c.kind, ...COLUMNS.map((k) => c[k] ?? '')].join('|');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    rows.push(c);
-  }
-  const ids = (k: (typeof COLUMNS)[number]) => rows.map((r) => (r[k] != null && r[k] > 0 ? r[k] : null));
-  await q(
-    `with tx as materialized (select pg_current_xact_id() as xid),
-          ins as (
-            insert into changes (id, xid, kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id)
-            select nextval('changes_id_seq'), tx.xid, u.kind, u.agent_id, u.company_id, u.site_id, u.terminal_id,
-                   u.pump_id, u.user_id
-              from tx, unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[])
-                   with ordinality as u(kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id, n)
-             order by u.n
-            returning id
-          )
-     select count(*) from ins`,
-    [rows.map((r) => r.kind), ...COLUMNS.map(ids)],
-  );
-  // The wake-up goes after the commit, outside the transaction, at most one per node every few ms: a NOTIFY inside
-  // each writing transaction would make PostgreSQL commit them one at a time.
-  if (q.notifyAfterCommit) q.notifyAfterCommit(CHANGE_CHANNEL);
-  else await q(`select pg_notify('${CHANGE_CHANNEL}', '')`);
-}
 
 interface ChangeRow {
   id: string | number;

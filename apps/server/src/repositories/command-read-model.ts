@@ -1,3 +1,4 @@
+import { COMMAND_STATES, isFinalCommandState } from '@forecourt/contract/commands';
 import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
 import { iso } from './read-scope.ts';
 
@@ -67,3 +68,10 @@ export function toCommand(r: CommandDbRow): Command {
     })),
   };
 }
+/**
+ * The states a command can still leave, from the contract's state machine (`@forecourt/contract/commands`): the
+ * `where` of every transition. A SQL list of constant names.
+ */
+export const OPEN_STATES_SQL = `(${COMMAND_STATES.filter((s) => !isFinalCommandState(s))
+  .map((s) => `'${s}'`)
+  .join(', ')})`;

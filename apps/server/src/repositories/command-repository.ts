@@ -1,8 +1,9 @@
 import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database, QueryFn } from '../db/client.ts';
-import { type ChangeInput, recordChanges } from './change-repository.ts';
-import { type CommandDbRow, commandSelect, toCommand } from './command-read-model.ts';
+import type { ChangeInput } from './change-repository.ts';
+import { type CommandDbRow, commandSelect, OPEN_STATES_SQL, toCommand } from './command-read-model.ts';
 import { type PumpDbRow, type PumpRow, pumpSelect, settlePumps, toPumpRow } from './pump-repository.ts';
+import { unitOfWork } from './unit-of-work.ts';
 
 export interface CommandTimings {
   /** Seconds a queued command waits to be fetched before it expires. */
@@ -111,7 +112,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      * and a command is queued for the pump's controller terminal, in the same transaction.
      */
     async turnPump(pumpId: number, target: 0 | 1, by: Requester): Promise<TurnResult> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const updated = await q<{ id: number; terminal_id: number }>(
           `update pumps set status = $2, updated_at = now()
             where id = $1 and status = last_synapse_status and status <> $2
@@ -139,7 +140,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         );
         const id = Number(inserted[0].id);
         await logEvents(q, [id], ['queued'], [`Requested by ${by.name}`], null);
-        await recordChanges(q, [commandChange(inserted[0])]);
+        await q.changed([commandChange(inserted[0])]);
         return { ok: true, pump, command: (await byId(q, id))! } as const;
       });
     },
@@ -150,7 +151,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      * requests (on any node) queue one reboot.
      */
     async queueReboot(terminalId: number, rebootType: RebootType, by: Requester): Promise<RebootResult> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const terminal = await q<{ terminal_no: string }>(
           'select terminal_no from terminals where id = $1 for update',
           [terminalId],
@@ -158,7 +159,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         if (!terminal[0]) return { ok: false, reason: 'missing' } as const;
         const pending = await q<{ id: number | string }>(
           `select id from commands
-            where terminal_id = $1 and kind = 'reboot' and state in ('queued', 'sent') and expires_at > now()
+            where terminal_id = $1 and kind = 'reboot' and state in ${OPEN_STATES_SQL} and expires_at > now()
             order by id limit 1`,
           [terminalId],
         );
@@ -176,7 +177,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         );
         const id = Number(inserted[0].id);
         await logEvents(q, [id], ['queued'], [`${rebootType} reboot requested by ${by.name}`], null);
-        await recordChanges(q, [commandChange(inserted[0])]);
+        await q.changed([commandChange(inserted[0])]);
         return { ok: true, command: (await byId(q, id))! } as const;
       });
     },
@@ -188,7 +189,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      * share-locked first, so a rotation either commits before (null: nothing is handed out) or waits until after.
      */
     async takeQueued(terminalId: number, tokenHash: string): Promise<DeviceCommandRow[] | null> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const holder = await q(
           'select 1 from device_tokens where terminal_id = $1 and token_hash = $2 for share',
           [terminalId, tokenHash],
@@ -217,7 +218,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           rows.map(() => 'Fetched by the terminal'),
           null,
         );
-        await recordChanges(q, rows.map(commandChange));
+        await q.changed(rows.map(commandChange));
         return rows.map((r) => ({
           id: Number(r.id),
           kind: r.kind,
@@ -239,11 +240,11 @@ export function createCommandRepository(database: Database, timings: CommandTimi
       result: 'ok' | 'failed',
       detail: string | null,
     ): Promise<{ state: CommandState; changed: Transition | null } | null> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const state: CommandState = result === 'ok' ? 'confirmed' : 'failed';
         const changed = await q<{ id: number | string; state: CommandState } & CommandPlace>(
           `update commands set state = $3, detail = $4, updated_at = now(), completed_at = now()
-            where id = $1 and terminal_id = $2 and state in ('queued', 'sent')
+            where id = $1 and terminal_id = $2 and state in ${OPEN_STATES_SQL}
             returning id, kind, state, terminal_id, site_id, company_id, agent_id, pump_id`,
           [commandId, terminalId, state, detail],
         );
@@ -269,7 +270,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           const confirmed = state === 'confirmed' ? (row.kind === 'pump_on' ? 1 : 0) : null;
           await settlePumps(q, [{ id: row.pump_id, confirmed }]);
         }
-        await recordChanges(q, [commandChange(row)]);
+        await q.changed([commandChange(row)]);
         return {
           state,
           changed: {
@@ -291,14 +292,14 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      * time times out. A pump whose command ended that way returns to its last confirmed status (it leaves pending).
      */
     async sweep(now: Date): Promise<Transition[]> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const rows = await q<{ id: number | string; state: CommandState } & CommandPlace>(
           `update commands
               set state = case when state = 'queued' then 'expired' else 'timed_out' end,
                   detail = case when state = 'queued' then 'Not fetched by the terminal in time'
                                 else 'Not acknowledged by the terminal in time' end,
                   updated_at = $1, completed_at = $1
-            where state in ('queued', 'sent') and expires_at <= $1
+            where state in ${OPEN_STATES_SQL} and expires_at <= $1
             returning id, kind, state, terminal_id, site_id, company_id, agent_id, pump_id, detail`,
           [now],
         );
@@ -316,7 +317,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         );
         const pumps = rows.flatMap((r) => (r.pump_id === null ? [] : [{ id: r.pump_id, confirmed: null }]));
         await settlePumps(q, pumps, now);
-        await recordChanges(q, rows.map(commandChange));
+        await q.changed(rows.map(commandChange));
         return rows.map((r) => ({
           id: Number(r.id),
           kind: r.kind,

@@ -1,7 +1,8 @@
 import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
-import { type ChangeInput, recordChanges } from './change-repository.ts';
+import type { ChangeInput } from './change-repository.ts';
+import { unitOfWork } from './unit-of-work.ts';
 
 /**
  * The connectivity alert (EVENT_CATALOGUE in packages/contract/src/events.ts): raised when a terminal goes
@@ -22,7 +23,7 @@ export function createConnectivityRepository(database: Database) {
      * and cleared the terminal's active offline alerts).
      */
     async markOnline(terminalId: number, at: Date): Promise<boolean> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const rows = await q<{
           id: number;
           site_id: number;
@@ -52,7 +53,7 @@ export function createConnectivityRepository(database: Database) {
         const place = { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id, terminalId: r.id };
         const changes: ChangeInput[] = [{ kind: 'connectivity', ...place }];
         if (Number(r.cleared) > 0) changes.push({ kind: 'alert', ...place });
-        await recordChanges(q, changes);
+        await q.changed(changes);
         return true;
       });
     },
@@ -74,7 +75,7 @@ export function createConnectivityRepository(database: Database) {
      * `cutoff`, with a connectivity_events row and an alert each. Answers the ids it changed.
      */
     async markSilentOffline(cutoff: Date, now: Date): Promise<number[]> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const rows = await q<{ id: number; site_id: number; company_id: number; agent_id: number }>(
           `with gone as (
              update terminals set connectivity = 'off', connectivity_changed_at = $2
@@ -100,8 +101,7 @@ export function createConnectivityRepository(database: Database) {
            select terminal_id as id, site_id, company_id, agent_id from raised`,
           [cutoff, now],
         );
-        await recordChanges(
-          q,
+        await q.changed(
           rows.flatMap((r) => {
             const place = {
               agentId: r.agent_id,

@@ -8,8 +8,9 @@ import type {
 import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
-import { type ChangeInput, type ChangeKind, recordChanges } from './change-repository.ts';
+import type { ChangeInput, ChangeKind } from './change-repository.ts';
 import { settlePumps } from './pump-repository.ts';
+import { unitOfWork } from './unit-of-work.ts';
 
 /** The terminal a device token belongs to, with the scope columns copied onto what it reports. */
 export interface DeviceTerminal {
@@ -83,7 +84,7 @@ export function createDeviceRepository(database: Database) {
      * token and wakes the terminal's long-polls) and a 'fleet' one (the terminal now has a token).
      */
     async setTokenHash(terminalId: number, hash: string, userId: number): Promise<void> {
-      await database.transaction(async (q) => {
+      await unitOfWork(database, async (q) => {
         const rows = await q<{ agent_id: number; company_id: number; site_id: number }>(
           `with stored as (
              insert into device_tokens (terminal_id, token_hash, created_by, created_at) values ($1, $2, $3, now())
@@ -100,7 +101,7 @@ export function createDeviceRepository(database: Database) {
           siteId: rows[0]?.site_id,
           terminalId,
         };
-        await recordChanges(q, [
+        await q.changed([
           { kind: 'device', ...place },
           { kind: 'fleet', ...place },
         ]);
@@ -109,11 +110,11 @@ export function createDeviceRepository(database: Database) {
 
     /** Removes a terminal's token (decommissioning): no device may speak for it any more. */
     async deleteToken(terminalId: number): Promise<void> {
-      await database.transaction(async (q) => {
+      await unitOfWork(database, async (q) => {
         const rows = await q('delete from device_tokens where terminal_id = $1 returning terminal_id', [
           terminalId,
         ]);
-        if (rows.length) await recordChanges(q, [{ kind: 'device', terminalId }]);
+        if (rows.length) await q.changed([{ kind: 'device', terminalId }]);
       });
     },
 
@@ -148,7 +149,7 @@ export function createDeviceRepository(database: Database) {
         latest.get(f)?.value ?? null,
         latest.get(f)?.at ?? null,
       ]);
-      await database.transaction(async (q) => {
+      await unitOfWork(database, async (q) => {
         await q(
           `insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
                                   temperature_inside_cabinet, humidity_inside_cabinet, lat, lng)
@@ -168,7 +169,7 @@ export function createDeviceRepository(database: Database) {
             where id = $1`,
           [t.id, maxAt, ...latestParams],
         );
-        await recordChanges(q, [changeOf('telemetry', t)]);
+        await q.changed([changeOf('telemetry', t)]);
       });
       return points.length;
     },
@@ -186,7 +187,7 @@ export function createDeviceRepository(database: Database) {
     ): Promise<{ raised: number; cleared: number }> {
       let raised = 0;
       let cleared = 0;
-      await database.transaction(async (q) => {
+      await unitOfWork(database, async (q) => {
         let run: DeviceEvent[] = [];
         const raise = async () => {
           if (!run.length) return;
@@ -229,13 +230,13 @@ export function createDeviceRepository(database: Database) {
           cleared += rows.length;
         }
         await raise();
-        if (raised + cleared > 0) await recordChanges(q, [changeOf('alert', t)]);
+        if (raised + cleared > 0) await q.changed([changeOf('alert', t)]);
       });
       return { raised, cleared };
     },
 
     async insertShocks(t: DeviceTerminal, shocks: DeviceShock[], now: Date): Promise<number> {
-      await database.transaction(async (q) => {
+      await unitOfWork(database, async (q) => {
         await q(
           `insert into shocks (terminal_id, site_id, company_id, agent_id, reading, created_at)
            select $1::int, $2::int, $3::int, $4::int, u.* from unnest($5::float8[], $6::timestamptz[]) as u`,
@@ -248,13 +249,13 @@ export function createDeviceRepository(database: Database) {
             shocks.map((s) => atOf(s.at, now)),
           ],
         );
-        await recordChanges(q, [changeOf('shock', t)]);
+        await q.changed([changeOf('shock', t)]);
       });
       return shocks.length;
     },
 
     async insertTransactions(t: DeviceTerminal, txs: DeviceTransaction[]): Promise<number> {
-      await database.transaction(async (q) => {
+      await unitOfWork(database, async (q) => {
         await q(
           `insert into transactions (terminal_id, site_id, at, volume_l, amount)
            select $1::int, $2::int, u.* from unnest($3::timestamptz[], $4::numeric[], $5::numeric[]) as u`,
@@ -266,7 +267,7 @@ export function createDeviceRepository(database: Database) {
             txs.map((x) => x.amount),
           ],
         );
-        await recordChanges(q, [changeOf('transaction', t)]);
+        await q.changed([changeOf('transaction', t)]);
       });
       return txs.length;
     },
@@ -287,7 +288,7 @@ export function createDeviceRepository(database: Database) {
         const prev = latest.get(e.pumpId);
         if (!prev || ats[i] >= prev.at) latest.set(e.pumpId, { status: e.status, at: ats[i] });
       });
-      await database.transaction(async (q) => {
+      await unitOfWork(database, async (q) => {
         await q(
           `insert into pump_status_entries (pump_id, site_id, terminal_id, reported_status, code, text, created_at)
            select u.pump_id, $1::int, $2::int, u.status, u.code, u.text, u.at
@@ -308,8 +309,7 @@ export function createDeviceRepository(database: Database) {
           [...latest].map(([id, v]) => ({ id, confirmed: v.status })),
         );
         // One change per pump, naming the terminal that carries its commands (as a command's change does).
-        await recordChanges(
-          q,
+        await q.changed(
           settled.map((p) => ({
             kind: 'pump',
             agentId: t.agentId,

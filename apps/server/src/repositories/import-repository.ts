@@ -1,8 +1,9 @@
 import type { ImportResult, ImportRow, ImportRowResult } from '@forecourt/contract/admin';
 import type { Database, QueryFn } from '../db/client.ts';
-import type { Actor } from './admin-repository.ts';
-import { type ChangeInput, recordChanges } from './change-repository.ts';
+import { type Actor, auditOf } from './admin-repository.ts';
+import type { ChangeInput } from './change-repository.ts';
 import { num } from './read-scope.ts';
+import { type Tx, unitOfWork } from './unit-of-work.ts';
 
 /** One line of the file: its number (the header is 1), the checked values, or what is wrong with it. */
 export interface ImportLine {
@@ -53,7 +54,7 @@ const siteView = (s: SiteState, companyId: number | null) => ({
 export function createImportRepository(database: Database) {
   return {
     async run(actor: Actor, lines: ImportLine[], dryRun: boolean): Promise<ImportResult> {
-      return database.transaction(async (q) => {
+      return unitOfWork(database, async (q) => {
         const plan = await planImport(q, actor, lines);
         const result = summarise(plan.results, dryRun);
         if (dryRun || result.errors > 0) return result;
@@ -289,7 +290,7 @@ function summarise(rows: ImportRowResult[], dryRun: boolean): ImportResult {
   };
 }
 
-async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportResult) {
+async function applyPlan(q: Tx, actor: Actor, plan: Plan, result: ImportResult) {
   const audit: Array<[string, string, number, unknown, unknown]> = [];
   const changes: ChangeInput[] = [];
   const fleet = (place: Omit<ChangeInput, 'kind' | 'agentId'>) =>
@@ -468,20 +469,10 @@ async function applyPlan(q: QueryFn, actor: Actor, plan: Plan, result: ImportRes
       unchanged: result.unchanged,
     },
   ]);
-  await q(
-    `insert into audit_log (user_id, username, agent_id, action, entity, entity_id, before, after)
-     select $1, $2, $3, u.a, u.e, nullif(u.i, 0), u.b, u.f
-       from unnest($4::text[], $5::text[], $6::bigint[], $7::jsonb[], $8::jsonb[]) as u(a, e, i, b, f)`,
-    [
-      actor.userId,
-      actor.username,
-      actor.agentId,
-      audit.map((a) => a[0]),
-      audit.map((a) => a[1]),
-      audit.map((a) => a[2]),
-      audit.map((a) => (a[3] === null ? null : JSON.stringify(a[3]))),
-      audit.map((a) => (a[4] === null ? null : JSON.stringify(a[4]))),
-    ],
+  await q.audit(
+    audit.map(([action, entity, id, before, after]) =>
+      auditOf(actor, action, entity, id || null, before, after),
+    ),
   );
-  await recordChanges(q, changes);
+  await q.changed(changes);
 }

@@ -15,12 +15,14 @@ import { createLogRepository } from './log-repository.ts';
 import { createMetricsRepository } from './metrics-repository.ts';
 import { createNotificationRepository } from './notification-repository.ts';
 import { createOrgRepository } from './org-repository.ts';
+import { createPlaceHistoryRepository } from './place-history-repository.ts';
 import { createPrincipalRepository } from './principal-repository.ts';
 import { createPumpRepository } from './pump-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
 import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
 import { createSiteRepository } from './site-repository.ts';
 import { createTicketRepository } from './ticket-repository.ts';
+import { type Settle, settleWritesThrough, type Tx, unitOfWork } from './unit-of-work.ts';
 import { createUserRepository } from './user-repository.ts';
 
 /** Every repository, created once per app. Add new ones here. */
@@ -44,11 +46,18 @@ export function createRepositories(database: Database, _config: Env) {
     idempotency: createIdempotencyRepository(database),
     admin: createAdminRepository(database),
     audit: createAuditRepository(database),
+    placeHistory: createPlaceHistoryRepository(),
     import: createImportRepository(database),
     notifications: createNotificationRepository(database),
     settings: createSharedSettingsRepository(database),
     leaderLock: createLeaderLockRepository(database),
     metrics: createMetricsRepository(database),
+    /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
+    work: {
+      run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),
+      /** After its commit, a write waits for `settle` (this node's feed passing its last change). */
+      settleThrough: (settle: Settle) => settleWritesThrough(database, settle),
+    },
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

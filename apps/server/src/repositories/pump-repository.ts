@@ -1,5 +1,6 @@
 import type { Pump } from '@forecourt/contract/pumps';
 import type { Database, QueryFn } from '../db/client.ts';
+import { OPEN_STATES_SQL } from './command-read-model.ts';
 
 export interface PumpRow {
   id: number;
@@ -77,7 +78,7 @@ export async function settlePumps(
     `update pumps p
         set last_synapse_status = coalesce(v.confirmed, p.last_synapse_status),
             status = case when exists (select 1 from commands c
-                                        where c.pump_id = p.id and c.state in ('queued', 'sent'))
+                                        where c.pump_id = p.id and c.state in ${OPEN_STATES_SQL})
                           then p.status else coalesce(v.confirmed, p.last_synapse_status) end,
             updated_at = coalesce($3::timestamptz, now())
        from unnest($1::int[], $2::int2[]) as v(id, confirmed)

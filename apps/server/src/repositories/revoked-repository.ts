@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts';
-import { recordChanges } from './change-repository.ts';
+import { unitOfWork } from './unit-of-work.ts';
 
 /**
  * Revoked token ids, mirrored in memory. Every node keeps its own copy of the table: a revocation made on another
@@ -73,14 +73,14 @@ export function createRevokedRepository(database: Database) {
      * streams whose token stopped working. Each id is kept until `expiresAt`.
      */
     async revoke(ids: { id: string; expiresAt: Date }[], userId: number | null = null): Promise<void> {
-      await database.transaction(async (q) => {
+      await unitOfWork(database, async (q) => {
         const rows = await q(
           `insert into revoked_tokens (jti, expires_at)
              select * from unnest($1::text[], $2::timestamptz[])
            on conflict (jti) do nothing returning jti`,
           [ids.map((e) => e.id), ids.map((e) => e.expiresAt.toISOString())],
         );
-        if (rows.length) await recordChanges(q, [{ kind: 'session', userId }]);
+        if (rows.length) await q.changed([{ kind: 'session', userId }]);
       });
       const now = Date.now();
       const set = await ensure();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/client.ts';
-import { recordChanges } from './change-repository.ts';
+import { unitOfWork } from './unit-of-work.ts';
 
 export interface UserRow {
   id: number;
@@ -169,9 +169,9 @@ export function createUserRepository(database: Database) {
       }
       if (!sets.length) return;
       // 'session': the name travels in the principal each node caches (commands carry the requester's name).
-      await database.transaction(async (tq) => {
+      await unitOfWork(database, async (tq) => {
         await tq(`update users set ${sets.join(', ')} where id = $1`, params);
-        await recordChanges(tq, [{ kind: 'session', userId: id }]);
+        await tq.changed([{ kind: 'session', userId: id }]);
       });
     },
 
@@ -181,14 +181,14 @@ export function createUserRepository(database: Database) {
      * every node (its cached principal goes, the user's live streams with older tokens end).
      */
     async setPassword(id: number, passwordHash: string): Promise<Date> {
-      return database.transaction(async (tq) => {
+      return unitOfWork(database, async (tq) => {
         const rows = await tq<{ at: Date | string }>(
           `update users set password_hash = $2, password_changed_at = now() where id = $1
             returning password_changed_at as at`,
           [id, passwordHash],
         );
         await tq('update reset_tokens set used_at = now() where user_id = $1 and used_at is null', [id]);
-        if (rows[0]) await recordChanges(tq, [{ kind: 'session', userId: id }]);
+        if (rows[0]) await tq.changed([{ kind: 'session', userId: id }]);
         return new Date(rows[0]?.at ?? Date.now());
       });
     },

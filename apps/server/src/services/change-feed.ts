@@ -51,7 +51,7 @@ export interface ChangeFeed {
  * id 12 while 11 is still being written. The cursor never passes a missing id until it is settled: either the row
  * appears, or every transaction that was running when the gap was first seen (below that snapshot's xmax) has
  * ended — then the id belonged to a rolled-back transaction (or a sequence value never used) and is skipped. A
- * writer takes its transaction id before drawing ids (recordChanges), so a transaction that still holds a gap is
+ * writer takes its transaction id before drawing ids (unit-of-work.ts), so a transaction that still holds a gap is
  * always one of those.
  */
 export function createChangeFeed(opts: ChangeFeedOptions): ChangeFeed {

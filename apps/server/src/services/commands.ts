@@ -3,14 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceCommandRow, Requester, Transition } from '../repositories/command-repository.ts';
 import type { Repositories } from '../repositories/index.ts';
 
-/** What changed, so caches of polled reads can drop it. */
-export type ChangeRef = { siteId: number } | { terminalId: number };
-
 export interface CommandServiceOptions {
   repos: Repositories;
   log: FastifyBaseLogger;
-  /** Called after a change that polled reads show (pumps, reboot log). */
-  onChange?: (ref: ChangeRef) => void;
   /** How often the sweeper applies deadlines (ms). */
   sweepIntervalMs?: number;
 }
@@ -41,14 +36,6 @@ export function createCommandService(opts: CommandServiceOptions) {
     for (const resolve of set) resolve();
   }
 
-  function changed(ref: ChangeRef) {
-    try {
-      opts.onChange?.(ref);
-    } catch (err) {
-      log.warn({ err }, 'change notification failed');
-    }
-  }
-
   /**
    * Resolves when a command is queued for the terminal, after `ms`, when `signal` aborts, or on shutdown; at once
    * when the terminal was woken since `seen` (its wake count then).
@@ -76,16 +63,11 @@ export function createCommandService(opts: CommandServiceOptions) {
     });
   }
 
-  function afterTransitions(list: Transition[]) {
-    for (const siteId of new Set(list.map((t) => t.siteId))) changed({ siteId });
-  }
-
   const service = {
     async turnPump(pumpId: number, target: 0 | 1, by: Requester) {
       const result = await repos.commands.turnPump(pumpId, target, by);
       if (result.ok) {
         wake(result.command.terminal_id);
-        changed({ siteId: result.pump.siteId });
       }
       return result;
     },
@@ -94,7 +76,6 @@ export function createCommandService(opts: CommandServiceOptions) {
       const result = await repos.commands.queueReboot(terminalId, rebootType, by);
       if (result.ok) {
         wake(terminalId);
-        changed({ siteId: result.command.site_id });
       }
       return result;
     },
@@ -116,10 +97,7 @@ export function createCommandService(opts: CommandServiceOptions) {
           const seen = wakes.get(terminalId) ?? 0;
           const rows = await repos.commands.takeQueued(terminalId, tokenHash);
           if (rows === null) return null;
-          if (rows.length) {
-            changed({ terminalId });
-            return rows;
-          }
+          if (rows.length) return rows;
           const left = deadline - Date.now();
           if (left <= 0 || closing || signal?.aborted) return [];
           await waitFor(terminalId, left, seen, signal);
@@ -144,7 +122,6 @@ export function createCommandService(opts: CommandServiceOptions) {
     ): Promise<{ id: number; state: CommandState } | null> {
       const r = await repos.commands.acknowledge(terminalId, commandId, result, detail);
       if (!r) return null;
-      if (r.changed) afterTransitions([r.changed]);
       return { id: commandId, state: r.state };
     },
 
@@ -153,7 +130,6 @@ export function createCommandService(opts: CommandServiceOptions) {
       const list = await repos.commands.sweep(now);
       if (list.length) {
         log.info({ count: list.length }, 'commands expired or timed out');
-        afterTransitions(list);
       }
       return list;
     },

@@ -10,7 +10,6 @@ export interface HeartbeatOptions {
   /** How often coalesced heartbeats are written (ms). */
   flushIntervalMs?: number;
   /** Called when a terminal's connectivity changed (caches of polled reads can drop it). */
-  onChange?: (ref: { terminalId: number }) => void;
   /** Server start; terminals are not declared silent before one timeout has passed since (injectable). */
   startedAt?: number;
 }
@@ -86,7 +85,6 @@ export function createHeartbeatService(opts: HeartbeatOptions) {
           s.connectivity = 'on';
           if (changed) {
             log.info({ terminal: t.terminalNo }, 'terminal online');
-            opts.onChange?.({ terminalId: t.id });
           }
         })
         .finally(() => {
@@ -113,7 +111,6 @@ export function createHeartbeatService(opts: HeartbeatOptions) {
       for (const id of ids) {
         const s = state.get(id);
         if (s) s.connectivity = 'off';
-        opts.onChange?.({ terminalId: id });
       }
       if (ids.length) log.info({ count: ids.length }, 'terminals went offline');
       return ids;

@@ -29,6 +29,7 @@ import { HttpError, notFound } from '../../lib/errors.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
 import { parseId } from '../../plugins/scope.ts';
 import type { Actor, Outcome } from '../../repositories/admin-repository.ts';
+import { createFleetService } from '../../services/fleet.ts';
 import { auditRoutes } from './audit.ts';
 import { importRoutes } from './import.ts';
 
@@ -95,11 +96,7 @@ export async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = [app.authenticate, app.agentOnly('administer the fleet')];
   const repo = app.repos.admin;
-  /** Every read of the fleet changes at once: drop the shared snapshots of polled reads. */
-  const fleetChanged = () => {
-    (app as unknown as { snapshots?: { clear(): void } }).snapshots?.clear();
-    app.repos.org.forget();
-  };
+  const fleet = createFleetService(app.repos);
 
   function entityRoutes<L extends z.ZodType, C extends z.ZodType, P extends z.ZodType>(
     spec: EntitySpec & { list: L; create: C; patch: P },
@@ -109,7 +106,6 @@ export async function adminRoutes(app: FastifyInstance) {
       create: (actor: Actor, body: z.output<C>) => Promise<Outcome<unknown>>;
       patch: (actor: Actor, id: number, body: z.output<P>) => Promise<Outcome<unknown>>;
       remove: (actor: Actor, id: number) => Promise<Outcome<unknown>>;
-      afterRemove?: (id: number) => Promise<void>;
     },
   ) {
     const base = `/api/admin/${spec.path}/`;
@@ -147,7 +143,6 @@ export async function adminRoutes(app: FastifyInstance) {
       },
       async (request, reply) => {
         const value = unwrap(await impl.create(actorOf(request), request.body as z.output<C>));
-        fleetChanged();
         return reply.status(201).send(value);
       },
     );
@@ -180,9 +175,7 @@ export async function adminRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const id = idOf(request);
-        const value = unwrap(await impl.patch(actorOf(request), id, request.body as z.output<P>));
-        fleetChanged();
-        return value;
+        return unwrap(await impl.patch(actorOf(request), id, request.body as z.output<P>));
       },
     );
     r.delete(
@@ -202,10 +195,7 @@ export async function adminRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const id = idOf(request);
-        const value = unwrap(await impl.remove(actorOf(request), id));
-        if (impl.afterRemove) await impl.afterRemove(id);
-        fleetChanged();
-        return value;
+        return unwrap(await impl.remove(actorOf(request), id));
       },
     );
   }
@@ -246,7 +236,7 @@ export async function adminRoutes(app: FastifyInstance) {
         repo.listSites(agentId, { q: q.q, limit: q.limit_to, before: q.before, companyId: q.company_id }),
       get: (agentId, id) => repo.getSite(agentId, id),
       create: (actor, body) => repo.createSite(actor, body),
-      patch: (actor, id, body) => repo.patchSite(actor, id, body),
+      patch: (actor, id, body) => fleet.patchSite(actor, id, body),
       remove: (actor, id) => repo.decommissionSite(actor, id),
     },
   );
@@ -267,10 +257,10 @@ export async function adminRoutes(app: FastifyInstance) {
         repo.listTerminals(agentId, { q: q.q, limit: q.limit_to, before: q.before, siteId: q.site_id }),
       get: (agentId, id) => repo.getTerminal(agentId, id),
       create: (actor, body) => repo.createTerminal(actor, body),
-      patch: (actor, id, body) => repo.patchTerminal(actor, id, body),
+      patch: (actor, id, body) => fleet.patchTerminal(actor, id, body),
+      // The token row goes with the decommissioning; its 'device' change drops cached lookups and ends waiting
+      // long-polls on every node (plugins/node-sync.ts).
       remove: (actor, id) => repo.decommissionTerminal(actor, id),
-      // The token row went with the decommissioning; drop cached lookups and end waiting long-polls now.
-      afterRemove: (id) => app.deviceTokens.retire(id),
     },
   );
 
@@ -379,9 +369,9 @@ export async function adminRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const id = idOf(request);
+      // Role, scope and disabling take effect on the user's next call: its 'session' change makes every node forget
+      // the cached principal (plugins/node-sync.ts).
       const { user } = unwrap(await repo.patchUser(actorOf(request), id, request.body));
-      // Role, scope and disabling take effect on the user's next call.
-      app.repos.principals.forget(id);
       return user;
     },
   );

@@ -104,7 +104,7 @@ export async function alertRoutes(fastify: FastifyInstance) {
       const id = request.target!.id;
       const principal = request.principal!;
       const note = request.body?.note || null;
-      const done = await app.repos.alerts.acknowledge(
+      await app.repos.alerts.acknowledge(
         id,
         { userId: principal.userId, username: principal.username },
         note,
@@ -112,7 +112,6 @@ export async function alertRoutes(fastify: FastifyInstance) {
       );
       const alert = await app.repos.alerts.byId(id);
       if (!alert) throw notFound(`No alert with id ${id}.`);
-      if (done) app.placeChanged({ siteId: alert.site_id! });
       return alert;
     },
   );

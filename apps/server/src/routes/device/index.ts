@@ -41,11 +41,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     item: z.ZodType<T>,
     summary: string,
     store: (t: DeviceTerminal, items: T[], now: Date, batch: boolean) => Promise<number>,
-    /**
-     * Whether the write changes what operators poll enough to drop cached reads at once. Not for telemetry,
-     * transactions and shocks: they arrive all the time, and the cache's short life bounds their staleness.
-     */
-    invalidates = false,
   ) {
     app.post(
       `${PREFIX}/${path}`,
@@ -69,7 +64,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
         const items = parseBatch(item, request.body, MAX_BATCH);
         const accepted = await store(request.device!, items, new Date(), Array.isArray(request.body));
         app.metrics.deviceWrites(path, accepted);
-        if (invalidates) app.placeChanged({ siteId: request.device!.siteId });
         return reply.status(202).send({ accepted });
       },
     );
@@ -89,7 +83,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
       await app.repos.devices.insertEvents(t, items, now);
       return items.length;
     },
-    true,
   );
   write('shocks', DeviceShockSchema, 'Shock readings', (t, items, now) =>
     app.repos.devices.insertShocks(t, items, now),
@@ -118,7 +111,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
         now,
       );
     },
-    true,
   );
 
   app.get(
