@@ -19,6 +19,7 @@ import { createPumpRepository } from './pump-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
 import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
 import { createSiteRepository } from './site-repository.ts';
+import { createTelemetryHistoryRepository } from './telemetry-history-repository.ts';
 import { createTicketRepository } from './ticket-repository.ts';
 import { createUserRepository } from './user-repository.ts';
 
@@ -47,6 +48,7 @@ export function createRepositories(database: Database, _config: Env) {
     notifications: createNotificationRepository(database),
     settings: createSharedSettingsRepository(database),
     leaderLock: createLeaderLockRepository(database),
+    telemetryHistory: createTelemetryHistoryRepository(database),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,6 +1,7 @@
 import { EVENT_CATALOGUE, eventTexts } from '@forecourt/contract/events';
 import { PUMP_STATUS_CODES, PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import type { Database } from '../client.ts';
+import { ensureHistoryPartitions } from '../telemetry-history.ts';
 import { seedDemo } from './demo.ts';
 import { ALERT_WEIGHTS } from './demo-fleet.ts';
 
@@ -313,6 +314,8 @@ export async function seedLarge(
     // millions of random B-tree inserts (5x faster at full scale). Rolled back with everything on failure.
     const indexes = await dropIndexes(q, BULK_TABLES);
 
+    await ensureHistoryPartitions(q, since, now);
+
     // Telemetry: one statement per day, every terminal, in time order.
     let telemetry = 0;
     const tv = telemetryValues(
@@ -530,7 +533,8 @@ export async function seedLarge(
     );
 
     end = stepTimer(`rebuild ${indexes.length} indexes`);
-    for (const index of indexes) await q(index.indexdef);
+    // A partitioned table's index reads "ON ONLY <table>": built like that it would cover no partition.
+    for (const index of indexes) await q(index.indexdef.replace(' ON ONLY ', ' ON '));
     end(indexes.length);
 
     await q(
