@@ -3,6 +3,9 @@ import type { QueryFn } from './client.ts';
 
 const DAY_MS = 86_400_000;
 
+/** An hour is rolled up once it has been over this long: readings of it still in flight have landed. */
+export const ROLLUP_GRACE_MS = 5 * 60_000;
+
 /** How far ahead of now partitions exist, so a reading of the next days never waits for DDL. */
 export const PARTITIONS_AHEAD_DAYS = 7;
 

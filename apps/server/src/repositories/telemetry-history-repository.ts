@@ -4,14 +4,13 @@ import {
   dropExpiredPartitions,
   ensureHistoryPartitions,
   HOUR_OF,
+  ROLLUP_GRACE_MS,
   rollUpHours,
   rollUpPending,
 } from '../db/telemetry-history.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
-/** An hour is rolled up once it has been over this long: readings of it still in flight have landed. */
-export const ROLLUP_GRACE_MS = 5 * 60_000;
 const STATE_KEY = 'telemetry';
 
 const floorHour = (ms: number) => Math.floor(ms / HOUR_MS) * HOUR_MS;
