@@ -98,10 +98,15 @@ export function createTelemetryHistoryRepository(database: Database) {
       // Raw readings before the raw retention are (being) dropped: nothing there to roll up.
       const floor = floorHour(opts.rawSince.getTime());
       return database.transaction(async (q) => {
+        // The first run starts at the oldest partition (read from the catalogue: min(at) would read every row).
         const [first] = await q<{ start: Date | string | null }>(
           `select coalesce(
                     (select rolled_until from rollup_state where key = $1 for update),
-                    (select ${HOUR_OF('min(at)')} from telemetry)) as start`,
+                    least(
+                      (select min(to_date(right(c.relname, 8), 'YYYYMMDD'))::timestamp at time zone 'UTC'
+                         from pg_inherits i join pg_class c on c.oid = i.inhrelid
+                        where i.inhparent = 'telemetry'::regclass and c.relname ~ '^telemetry_p[0-9]{8}$'),
+                      (select ${HOUR_OF('min(at)')} from telemetry_default))) as start`,
           [STATE_KEY],
         );
         const start = first?.start ? Math.max(floor, new Date(first.start).getTime()) : closedUntil;

@@ -198,7 +198,7 @@ export async function seedLarge(
   const tSince = new Date(now.getTime() - tDays * 86_400_000);
   const step = 86_400 / telemetryPerDay;
   log(
-    `scale ${scale}: ${nSites} sites, ${nTerminals} terminals, ~${(nTerminals * telemetryPerDay * DAYS).toLocaleString('en')} telemetry rows${history ? ` over ${tDays} days and ${HISTORY_ROLLUP_DAYS} days of roll-ups` : ''}, ~${Math.round(1_000_000 * scale).toLocaleString('en')} alerts on ${database.kind}`,
+    `scale ${scale}: ${nSites} sites, ${nTerminals} terminals, ~${(nTerminals * telemetryPerDay * tDays).toLocaleString('en')} telemetry rows${history ? ` over ${tDays} days and ${HISTORY_ROLLUP_DAYS} days of roll-ups` : ''}, ~${Math.round(1_000_000 * scale).toLocaleString('en')} alerts on ${database.kind}`,
   );
 
   const summary = await database.transaction(async (q: Query) => {
