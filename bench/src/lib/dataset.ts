@@ -25,11 +25,17 @@ const scaleTag = (scale: number) => String(scale).replace('.', '_');
  * The scale data set (SEED=large at LARGE_SCALE=scale), built once through the real server and kept:
  * PGlite in bench/.cache/large-<scale>/, PostgreSQL as a template database copied fresh for every run.
  */
-export async function largeDataset(db: 'pglite' | 'postgres', scale: number): Promise<Target> {
+export async function largeDataset(
+  db: 'pglite' | 'postgres',
+  scale: number,
+  opts: { history?: boolean } = {},
+): Promise<Target> {
   mkdirSync(cacheDir, { recursive: true });
-  const env = { LARGE_SCALE: String(scale) };
+  // LARGE_HISTORY=1: 90 days of telemetry and two years of roll-ups (bench:history), kept apart from the plain set.
+  const env: Record<string, string> = { LARGE_SCALE: String(scale), LARGE_HISTORY: opts.history ? '1' : '0' };
+  const kind = opts.history ? 'history' : 'large';
   if (db === 'pglite') {
-    const dataDir = path.join(cacheDir, `large-${scaleTag(scale)}`);
+    const dataDir = path.join(cacheDir, `${kind}-${scaleTag(scale)}`);
     const ready = path.join(dataDir, 'bench-ready');
     if (!existsSync(ready)) {
       rmSync(dataDir, { recursive: true, force: true });
@@ -41,8 +47,8 @@ export async function largeDataset(db: 'pglite' | 'postgres', scale: number): Pr
     return { dataDir, cleanup: async () => {} };
   }
   if (!(await postgresReachable())) throw new Error('PostgreSQL is not reachable at 127.0.0.1:5432');
-  const template = `forecourt_bench_large_${scaleTag(scale)}`;
-  const dataDir = path.join(cacheDir, `pg-${scaleTag(scale)}`);
+  const template = `forecourt_bench_${kind}_${scaleTag(scale)}`;
+  const dataDir = path.join(cacheDir, `pg-${opts.history ? 'history-' : ''}${scaleTag(scale)}`);
   mkdirSync(dataDir, { recursive: true });
   if (!(await databaseExists(template))) {
     console.log(

@@ -23,6 +23,14 @@ const durationSeconds = (name: string, fallback: number) =>
       return seconds;
     });
 
+const days = (fallback: number) =>
+  z.coerce
+    .number({ error: 'must be a whole number of days from 1 to 36500' })
+    .int('must be a whole number of days from 1 to 36500')
+    .min(1, 'must be a whole number of days from 1 to 36500')
+    .max(36_500, 'must be a whole number of days from 1 to 36500')
+    .default(fallback);
+
 const onOff = (fallback: boolean) =>
   z
     .enum(['on', 'off', 'true', 'false', '1', '0'], { error: 'must be on or off' })
@@ -106,6 +114,8 @@ export const EnvSchema = z.object({
     .gt(0, 'must be a number above 0, at most 10')
     .max(10, 'must be a number above 0, at most 10')
     .default(1),
+  /** SEED=large with 90 days of telemetry at one reading per 5 minutes and two years of roll-ups (bench:history). */
+  LARGE_HISTORY: onOff(false),
   WEATHER_API_KEY: z.string().optional(),
   WEATHER_URL: url(['http:', 'https:']),
   GEO_URL: url(['http:', 'https:']),
@@ -157,6 +167,10 @@ export const EnvSchema = z.object({
   REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   CONNECTIVITY_TIMEOUT: durationSeconds('CONNECTIVITY_TIMEOUT', 300),
   TRUST_PROXY: trustProxy,
+  /** Raw telemetry is kept this many days, dropped a whole day's partition at a time (docs/scale.md). */
+  RAW_RETENTION_DAYS: days(90),
+  /** Hourly telemetry roll-ups are kept this many days, dropped a whole month's partition at a time. */
+  ROLLUP_RETENTION_DAYS: days(730),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token of GET /metrics; unset: /metrics answers 404 (plugins/metrics.ts). */
   METRICS_TOKEN: z

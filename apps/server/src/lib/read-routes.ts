@@ -13,14 +13,17 @@ import { notFound } from './errors.ts';
 export type CsvColumn<Row> = readonly [header: string, value: (row: Row) => unknown];
 
 interface ReadContext<Query> {
+  /** Whom the read is scoped to; for a terminal's read, the terminal's site. */
   scope: ReadScope;
+  /** The entity of the path (a terminal's reads need its id). */
+  target: { kind: ScopeKind | 'terminal'; id: number };
   query: Query;
   request: FastifyRequest;
 }
 
 interface BaseOptions<Q extends z.ZodType, R extends z.ZodType> {
   url: string;
-  kind: ScopeKind;
+  kind: ScopeKind | 'terminal';
   /** Path parameter holding the scoped id (default 'id'). */
   param?: string;
   summary: string;
@@ -74,7 +77,13 @@ function snapshotKey(request: FastifyRequest, extra = ''): string {
 
 function scopeOf(request: FastifyRequest): ReadScope {
   const t = request.target!;
+  if (t.kind === 'terminal' && t.location.siteId !== null) return { kind: 'site', id: t.location.siteId };
   return { kind: t.kind as ScopeKind, id: t.id };
+}
+
+function targetOf(request: FastifyRequest): ReadContext<unknown>['target'] {
+  const t = request.target!;
+  return { kind: t.kind as ScopeKind | 'terminal', id: t.id };
 }
 
 function hooks(app: FastifyInstance, opts: BaseOptions<z.ZodType, z.ZodType>): preValidationHookHandler[] {
@@ -149,7 +158,12 @@ export function dataRoute<Q extends z.ZodType, R extends z.ZodType>(
       await awaitLiveCursor(app, request);
       const snap = await app.snapshots.get(snapshotKey(request), async () => {
         const headers = builtAtCursor(app);
-        const ctx = { scope: scopeOf(request), query: request.query as z.output<Q>, request };
+        const ctx = {
+          scope: scopeOf(request),
+          target: targetOf(request),
+          query: request.query as z.output<Q>,
+          request,
+        };
         const body = opts.loadJson
           ? await opts.loadJson(ctx)
           : JSON.stringify(opts.response.parse(await opts.load(ctx)));
@@ -213,7 +227,7 @@ export function logRoute<Q extends z.ZodType, Row extends z.ZodType>(
       const snap = await app.snapshots.get(snapshotKey(request, csv ? '|csv' : ''), async () => {
         const headers = builtAtCursor(app);
         const query = request.query as z.output<Q> & { limit_to: number };
-        const rows = await opts.load({ scope: scopeOf(request), query, request });
+        const rows = await opts.load({ scope: scopeOf(request), target: targetOf(request), query, request });
         const parsed = list.parse(rows) as Array<z.output<Row>>;
         const last = rows.at(-1);
         if (last && rows.length >= query.limit_to) {

@@ -132,10 +132,14 @@ export function createDeviceRepository(database: Database) {
       };
       const latest = new Map<string, { value: number; at: Date }>();
       let maxAt = new Date(0);
+      // Hours before the current one may be rolled up already: they are marked to be rolled up again.
+      const thisHour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+      const lateHours = new Set<number>();
       for (const p of points) {
         const at = atOf(p.at, now);
         ats.push(at);
         if (at > maxAt) maxAt = at;
+        if (at.getTime() < thisHour) lateHours.add(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
         for (const f of TELEMETRY_FIELDS) {
           const v = p[f];
           cols[f].push(v ?? null);
@@ -158,6 +162,13 @@ export function createDeviceRepository(database: Database) {
                          $9::float8[], $10::float8[]) as u`,
           [t.id, t.siteId, ats, ...TELEMETRY_FIELDS.map((f) => cols[f])],
         );
+        if (lateHours.size > 0) {
+          await q(
+            `insert into telemetry_rollup_pending (terminal_id, hour)
+             select $1::int, h from unnest($2::timestamptz[]) h on conflict do nothing`,
+            [t.id, [...lateHours].map((h) => new Date(h))],
+          );
+        }
         const set = TELEMETRY_FIELDS.map((f, i) => {
           const v = `$${3 + i * 2}::float8`;
           const at = `$${4 + i * 2}::timestamptz`;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createLeader, type Leader } from './leader.ts';
 import { demoAgentExists, localAddress, startSimulatorProcess } from './simulator-process.ts';
+import { createTelemetryHistory } from './telemetry-history.ts';
 import { startTicketForwarder } from './zendesk.ts';
 
 export interface Background {
@@ -13,7 +14,8 @@ export interface Background {
  * Starts the server's background work. On every node: writing the heartbeats it received, alert mail (its queue is
  * claimed with FOR UPDATE SKIP LOCKED and a lease, so nodes share it and never send a mail twice; no node waits for
  * a leader to fail over before mail goes out) and the simulator. On the leader only (one node at a time, taken over
- * within seconds when it dies): the connectivity watchdog, command deadlines and ticket forwarding.
+ * within seconds when it dies): the connectivity watchdog, command deadlines, ticket forwarding and telemetry
+ * upkeep (partitions and roll-ups).
  */
 export async function startBackground(
   app: FastifyInstance,
@@ -32,6 +34,16 @@ export async function startBackground(
       { name: 'command deadlines', start: () => app.commands.start() },
       // Tickets created on another node wait for the leader's next look at the queue (15 s at most).
       { name: 'ticket forwarding', start: () => startTicketForwarder(app) },
+      {
+        name: 'telemetry upkeep',
+        start: () =>
+          createTelemetryHistory({
+            repo: app.repos.telemetryHistory,
+            log: app.log.child({ service: 'telemetry-history' }),
+            rawRetentionDays: app.config.RAW_RETENTION_DAYS,
+            rollupRetentionDays: app.config.ROLLUP_RETENTION_DAYS,
+          }).start(),
+      },
     ],
   });
   await leader.start();

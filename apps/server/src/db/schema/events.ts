@@ -54,10 +54,15 @@ export const alerts = pgTable(
   ],
 );
 
+/**
+ * Raw readings, partitioned by day on `at` (PostgreSQL declarative partitioning, created by migration 0007 and kept
+ * by the leader: docs/decisions/0017-telemetry-history.md). Drizzle cannot express PARTITION BY; the key includes
+ * `at` because a partitioned table's primary key must.
+ */
 export const telemetry = pgTable(
   'telemetry',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     terminalId: integer('terminal_id').notNull(),
     siteId: integer('site_id').notNull(),
     at: ts('at').notNull(),
@@ -70,8 +75,9 @@ export const telemetry = pgTable(
     lng: doublePrecision('lng'),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.at] }),
     index('telemetry_site_idx').on(t.siteId, t.id.desc()),
-    index('telemetry_terminal_idx').on(t.terminalId, t.id.desc()),
+    index('telemetry_terminal_at_idx').on(t.terminalId, t.at),
   ],
 );
 

@@ -3,6 +3,7 @@ import { PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import { createRandom, type Random, seedOf } from '@forecourt/contract/random';
 import { hashPassword } from '../../services/passwords.ts';
 import type { QueryFn } from '../client.ts';
+import { ensureHistoryPartitions } from '../telemetry-history.ts';
 import { bulkInsert, type Cell } from './bulk.ts';
 import {
   AGENT_ZONES,
@@ -865,6 +866,7 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
   const { connRows, telemetryRows, alertRows, shockRows, gaps } = await seedTerminals(ctx);
   const { commandRows, statusRows } = await seedPumpsAndCommands(ctx, gaps);
   const txRows = transactionRows(ctx, gaps);
+  await ensureHistoryPartitions(ex, new Date(start), now);
   await seedHistory(ex, { connRows, alertRows, shockRows, telemetryRows, statusRows, txRows });
   await seedCommands(ex, commandRows);
   await seedUsers(ctx);

@@ -1,6 +1,7 @@
 import { EVENT_CATALOGUE, eventTexts } from '@forecourt/contract/events';
 import { PUMP_STATUS_CODES, PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import type { Database } from '../client.ts';
+import { ensureHistoryPartitions, ROLLUP_GRACE_MS, rollUpHours } from '../telemetry-history.ts';
 import { seedDemo } from './demo.ts';
 import { ALERT_WEIGHTS } from './demo-fleet.ts';
 
@@ -115,6 +116,16 @@ export function largeScale(raw = process.env.LARGE_SCALE): number {
   return n;
 }
 
+/** LARGE_HISTORY from the environment (validated in config/env.ts): on, true or 1 turns the history mode on. */
+export function largeHistory(raw = process.env.LARGE_HISTORY): boolean {
+  return raw === 'on' || raw === 'true' || raw === '1';
+}
+
+/** The history mode (bench:history): raw readings for this many days, one per 5 minutes, roll-ups for two years. */
+export const HISTORY_RAW_DAYS = 90;
+export const HISTORY_ROLLUP_DAYS = 730;
+const HISTORY_PER_DAY = 288;
+
 /** Uniform in [0, 1) from a bigint SQL expression: deterministic, unlike random(). */
 const u = (expr: string) => `((hashint8((${expr})::bigint)::bigint & 2147483647)::float8 / 2147483648.0)`;
 
@@ -161,9 +172,10 @@ async function dropIndexes(q: Query, tables: string[]) {
 /** Builds the scale data set; skipped when it is already there. `log` gets one line per step. */
 export async function seedLarge(
   database: Database,
-  opts: { scale?: number; log?: (line: string) => void; now?: Date } = {},
+  opts: { scale?: number; history?: boolean; log?: (line: string) => void; now?: Date } = {},
 ): Promise<LargeSeedSummary | null> {
   const scale = opts.scale ?? largeScale();
+  const history = opts.history ?? largeHistory();
   const log = opts.log ?? ((line: string) => console.log(`[seed:large] ${line}`));
   const done = await database.query<{ value: string }>('select value from meta where key = $1', [
     LARGE_MARKER,
@@ -176,14 +188,17 @@ export async function seedLarge(
   const started = Date.now();
   const nSites = Math.max(1, Math.round(5000 * scale));
   const nTerminals = nSites * TERMINALS_PER_SITE;
-  const telemetryPerDay = Math.ceil((10_000_000 * scale) / (nTerminals * DAYS));
+  // Telemetry covers DAYS (two weeks) like every other log, or HISTORY_RAW_DAYS in the history mode.
+  const tDays = history ? HISTORY_RAW_DAYS : DAYS;
+  const telemetryPerDay = history ? HISTORY_PER_DAY : Math.ceil((10_000_000 * scale) / (nTerminals * DAYS));
   const alertSlots = Math.ceil((1_000_000 * scale) / (nTerminals * DAYS));
   const alertKeep = Math.min(1, ((1_000_000 * scale) / (nTerminals * DAYS * alertSlots)) * 1.01);
   const now = opts.now ?? new Date();
   const since = new Date(now.getTime() - DAYS * 86_400_000);
+  const tSince = new Date(now.getTime() - tDays * 86_400_000);
   const step = 86_400 / telemetryPerDay;
   log(
-    `scale ${scale}: ${nSites} sites, ${nTerminals} terminals, ~${(nTerminals * telemetryPerDay * DAYS).toLocaleString('en')} telemetry rows, ~${Math.round(1_000_000 * scale).toLocaleString('en')} alerts on ${database.kind}`,
+    `scale ${scale}: ${nSites} sites, ${nTerminals} terminals, ~${(nTerminals * telemetryPerDay * tDays).toLocaleString('en')} telemetry rows${history ? ` over ${tDays} days and ${HISTORY_ROLLUP_DAYS} days of roll-ups` : ''}, ~${Math.round(1_000_000 * scale).toLocaleString('en')} alerts on ${database.kind}`,
   );
 
   const summary = await database.transaction(async (q: Query) => {
@@ -313,16 +328,22 @@ export async function seedLarge(
     // millions of random B-tree inserts (5x faster at full scale). Rolled back with everything on failure.
     const indexes = await dropIndexes(q, BULK_TABLES);
 
+    await ensureHistoryPartitions(
+      q,
+      history ? new Date(now.getTime() - HISTORY_ROLLUP_DAYS * 86_400_000) : tSince,
+      now,
+    );
+
     // Telemetry: one statement per day, every terminal, in time order.
     let telemetry = 0;
     const tv = telemetryValues(
       't.id',
       `d * ${telemetryPerDay} + k`,
-      `${telemetryPerDay * DAYS}`,
+      `${telemetryPerDay * tDays}`,
       `extract(hour from x.at)`,
     );
-    for (let d = 0; d < DAYS; d++) {
-      end = stepTimer(`telemetry day ${d + 1}/${DAYS}`);
+    for (let d = 0; d < tDays; d++) {
+      end = stepTimer(`telemetry day ${d + 1}/${tDays}`);
       const n = await count(
         `with ins as (
            insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
@@ -337,28 +358,28 @@ export async function seedLarge(
             order by x.at, t.id
            returning 1)
          select count(*) as n from ins`,
-        [since, termRange.lo, termRange.hi],
+        [tSince, termRange.lo, termRange.hi],
       );
       telemetry += end(n);
     }
 
     // Each terminal row carries its latest reading (what the dashboards read): the last point generated above.
-    const lastPoint = telemetryPerDay * DAYS - 1;
+    const lastPoint = telemetryPerDay * tDays - 1;
     const lv = telemetryValues(
       't.id',
       `${lastPoint}`,
-      `${telemetryPerDay * DAYS}`,
+      `${telemetryPerDay * tDays}`,
       'extract(hour from x.at)',
     );
     await q(
       `update terminals t
           set battery_life = ${lv.battery}, flash_left = ${lv.flash}, temperature_main_board = ${lv.board},
               temperature_inside_cabinet = ${lv.cabinet}, humidity_inside_cabinet = ${lv.humidity}, telemetry_at = x.at
-         from (select id, $1::timestamptz + ((${DAYS - 1} * 86400 + ${telemetryPerDay - 1} * ${step})
+         from (select id, $1::timestamptz + ((${tDays - 1} * 86400 + ${telemetryPerDay - 1} * ${step})
                       + (id % ${Math.max(1, Math.floor(step))})) * interval '1 second' as at
                  from terminals where id between $2 and $3) x
         where t.id = x.id`,
-      [since, termRange.lo, termRange.hi],
+      [tSince, termRange.lo, termRange.hi],
     );
 
     // Alerts: per terminal and day a few, weighted by event type; text "Event name: detail".
@@ -530,12 +551,68 @@ export async function seedLarge(
     );
 
     end = stepTimer(`rebuild ${indexes.length} indexes`);
-    for (const index of indexes) await q(index.indexdef);
+    // A partitioned table's index reads "ON ONLY <table>": built like that it would cover no partition.
+    for (const index of indexes) await q(index.indexdef.replace(' ON ONLY ', ' ON '));
     end(indexes.length);
+
+    if (history) {
+      // The raw days are rolled up the way the leader does (db/telemetry-history.ts), a day at a time; the months
+      // before them get roll-ups of their own, from the same curves, as if their raw days had been dropped.
+      const closed = new Date(Math.floor((now.getTime() - ROLLUP_GRACE_MS) / 3_600_000) * 3_600_000);
+      end = stepTimer(`roll-ups of ${tDays} raw days`);
+      let rolled = 0;
+      for (let d = 0; d <= tDays; d++) {
+        const from = new Date(tSince.getTime() + d * 86_400_000);
+        const to = new Date(Math.min(from.getTime() + 86_400_000, closed.getTime()));
+        if (to > from) rolled += await rollUpHours(q, from, to);
+      }
+      end(rolled);
+      await q(
+        `insert into rollup_state (key, rolled_until) values ('telemetry', $1)
+         on conflict (key) do update set rolled_until = excluded.rolled_until`,
+        [closed],
+      );
+      const oldest = new Date(
+        Math.floor((now.getTime() - HISTORY_ROLLUP_DAYS * 86_400_000) / 3_600_000) * 3_600_000,
+      );
+      const hours = Math.floor((tSince.getTime() - oldest.getTime()) / 3_600_000);
+      const hv = telemetryValues('t.id', `${hours} - h`, `${hours}`, 'extract(hour from x.hour)');
+      let older = 0;
+      for (let h0 = 0; h0 < hours; h0 += 24 * 30) {
+        end = stepTimer(`older roll-ups ${Math.round(h0 / 24)}/${Math.round(hours / 24)} days`);
+        const n = await count(
+          `with ins as (
+             insert into telemetry_hourly (terminal_id, hour,
+               battery_life_n, battery_life_sum, battery_life_min, battery_life_max,
+               flash_left_n, flash_left_sum, flash_left_min, flash_left_max,
+               temperature_main_board_n, temperature_main_board_sum, temperature_main_board_min, temperature_main_board_max,
+               temperature_inside_cabinet_n, temperature_inside_cabinet_sum, temperature_inside_cabinet_min, temperature_inside_cabinet_max,
+               humidity_inside_cabinet_n, humidity_inside_cabinet_sum, humidity_inside_cabinet_min, humidity_inside_cabinet_max)
+             select t.id, x.hour,
+                    12, 12 * v.b, v.b - 0.2, v.b + 0.2,
+                    12, 12 * v.f, v.f, v.f,
+                    12, 12 * v.m, v.m - 1, v.m + 1,
+                    12, 12 * v.c, v.c - 0.5, v.c + 0.5,
+                    12, 12 * v.hu, v.hu - 2, v.hu + 2
+               from terminals t
+              cross join generate_series($4::int, least($4::int + ${24 * 30}, ${hours}) - 1) h
+              cross join lateral (select $1::timestamptz + h * interval '1 hour' as hour) x
+              cross join lateral (select ${hv.battery} as b, ${hv.flash} as f, ${hv.board} as m,
+                                         ${hv.cabinet} as c, ${hv.humidity} as hu) v
+              where t.id between $2 and $3
+              order by x.hour, t.id
+             returning 1)
+           select count(*) as n from ins`,
+          [oldest, termRange.lo, termRange.hi, h0],
+        );
+        older += end(n);
+      }
+      log(`roll-ups: ${(rolled + older).toLocaleString('en')} terminal-hours`);
+    }
 
     await q(
       'insert into meta (key, value) values ($1, $2) on conflict (key) do update set value = excluded.value',
-      [LARGE_MARKER, JSON.stringify({ scale, at: now.toISOString() })],
+      [LARGE_MARKER, JSON.stringify({ scale, history, at: now.toISOString() })],
     );
     return {
       scale,
@@ -566,6 +643,7 @@ export async function seedLarge(
     'connectivity_events',
     'commands',
     'command_events',
+    'telemetry_hourly',
   ]) {
     await database.query(`analyze ${table}`);
   }

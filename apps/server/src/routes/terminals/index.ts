@@ -1,5 +1,12 @@
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import {
+  HISTORY_DEFAULT_RANGE_MS,
+  HISTORY_MAX_RANGE_MS,
+  HISTORY_POINTS,
+  TelemetryHistoryQuerySchema,
+  TelemetryHistorySchema,
+} from '@forecourt/contract/telemetry-history';
+import {
   CommandListSchema,
   CommandSchema,
   DeviceTokenResponseSchema,
@@ -10,7 +17,8 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { dataRoute } from '../../lib/read-routes.ts';
 import { requesterOf } from '../../lib/requester.ts';
 import { IdPathSchema, scopedErrors } from '../../lib/route-schemas.ts';
 import { IDEMPOTENCY_DESCRIPTION } from '../../plugins/idempotency.ts';
@@ -110,6 +118,38 @@ export async function terminalRoutes(fastify: FastifyInstance) {
       return { token };
     },
   );
+
+  dataRoute(app, {
+    url: '/api/terminal/:id/telemetry/',
+    kind: 'terminal',
+    tags: ['terminals'],
+    summary: "A terminal's history of one reading, for a chart",
+    description:
+      'Oldest first, at most `points` buckets of `step_s` seconds (`at` = bucket start; empty buckets left out). ' +
+      'When every reading of the range fits, each is listed as it is (`step_s` 0, `n` 1). Ranges older than the raw ' +
+      'retention (RAW_RETENTION_DAYS) or of buckets of an hour or more come from hourly roll-ups: their buckets are ' +
+      'whole UTC hours, the first starting at the hour `from` falls in.',
+    query: TelemetryHistoryQuerySchema,
+    response: TelemetryHistorySchema,
+    load: async ({ target, query }) => {
+      const now = Date.now();
+      const to = query.to ? new Date(query.to) : new Date(now);
+      const from = query.from ? new Date(query.from) : new Date(to.getTime() - HISTORY_DEFAULT_RANGE_MS);
+      // Checked here too: a default `to` (now) meets a given `from` only now.
+      if (to <= from) throw badRequest('to must be after from');
+      if (to.getTime() - from.getTime() > HISTORY_MAX_RANGE_MS)
+        throw badRequest('from must be at most 2 years before to');
+      const answer = await app.repos.telemetryHistory.history({
+        terminalId: target.id,
+        signal: query.signal,
+        from,
+        to,
+        points: query.points ?? HISTORY_POINTS.default,
+        rawSince: new Date(now - app.config.RAW_RETENTION_DAYS * 86_400_000),
+      });
+      return { signal: query.signal, from: from.toISOString(), to: to.toISOString(), ...answer };
+    },
+  });
 
   app.get(
     '/api/terminal/:id/commands/',

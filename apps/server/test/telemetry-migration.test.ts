@@ -1,0 +1,116 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Database, fromPglite, fromPool, migrationsFolder } from '../src/db/client.ts';
+import { openTestDatabase, type PostgresTemplate } from './db-template.ts';
+import { postgresUnavailable, testDbKind } from './helper.ts';
+
+/** The migrations before telemetry was partitioned (0000–0005), in a folder of their own. */
+function migrationsBefore(tag: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-migrations-'));
+  cpSync(migrationsFolder, dir, { recursive: true });
+  const journalFile = path.join(dir, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
+  const last = journal.entries.findIndex((e) => e.tag === tag);
+  journal.entries = journal.entries.slice(0, last + 1);
+  writeFileSync(journalFile, JSON.stringify(journal));
+  return dir;
+}
+
+const COLUMNS =
+  'id, terminal_id, site_id, at, battery_life, flash_left, temperature_main_board, temperature_inside_cabinet, humidity_inside_cabinet, lat, lng';
+
+const byTerminal = (db: Database) =>
+  db.query<{ terminal_id: number; n: number; ids: string; battery: number | null }>(
+    `select terminal_id, count(*)::int as n, sum(id)::text as ids, sum(battery_life) as battery
+       from telemetry group by terminal_id order by terminal_id`,
+  );
+
+describe.skipIf(postgresUnavailable)('migration 0007: telemetry partitioned by day', () => {
+  let demo: Database;
+  let old: Database;
+  let folder: string;
+  let dropOld: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    demo = await openTestDatabase(
+      testDbKind,
+      testDbKind === 'postgres' ? inject('postgresTemplate') : inject('pgliteTemplate'),
+    );
+    folder = migrationsBefore('0005_change_feed');
+    if (testDbKind === 'postgres') {
+      const t = JSON.parse(inject('postgresTemplate')) as PostgresTemplate;
+      const name = `forecourt_test_mig_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: t.adminUrl });
+      await admin.connect();
+      await admin.query(`create database "${name}"`);
+      await admin.end();
+      const u = new URL(t.adminUrl);
+      u.pathname = `/${name}`;
+      const pool = new pg.Pool({ connectionString: u.toString(), max: 2 });
+      await migratePg(drizzlePg(pool), { migrationsFolder: folder });
+      old = fromPool(pool);
+      dropOld = async () => {
+        const a = new pg.Client({ connectionString: t.adminUrl });
+        await a.connect();
+        await a.query(`drop database if exists "${name}" with (force)`);
+        await a.end();
+      };
+    } else {
+      const client = await PGlite.create();
+      await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
+      old = fromPglite(client);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await demo?.close();
+    await old?.close();
+    await dropOld();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('converts a database holding the demo telemetry without losing a row, by terminal', async () => {
+    // The demo fleet's readings, as a database of the old shape holds them.
+    const rows = await demo.query<Record<string, unknown>>(`select ${COLUMNS} from telemetry order by id`);
+    expect(rows.length).toBeGreaterThan(10_000);
+    const col = (name: string) => rows.map((r) => r[name]);
+    await old.query(
+      `insert into telemetry (${COLUMNS})
+       select * from unnest($1::bigint[], $2::int[], $3::int[], $4::timestamptz[], $5::float8[], $6::float8[],
+                            $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[])`,
+      COLUMNS.split(', ').map(col),
+    );
+    await old.query(`select setval('telemetry_id_seq', (select max(id) from telemetry))`);
+    const before = await byTerminal(old);
+    const [{ relkind: kindBefore } = { relkind: '' }] = await old.query<{ relkind: string }>(
+      `select relkind from pg_class where relname = 'telemetry'`,
+    );
+    expect(kindBefore).toBe('r');
+
+    await old.migrate();
+
+    expect(await byTerminal(old)).toEqual(before);
+    const [{ relkind } = { relkind: '' }] = await old.query<{ relkind: string }>(
+      `select relkind from pg_class where relname = 'telemetry'`,
+    );
+    expect(relkind).toBe('p');
+    // Every row sits in a daily partition (none in the default one), and new rows go on after the old ids.
+    expect(await old.query('select count(*)::int as n from telemetry_default')).toEqual([{ n: 0 }]);
+    const [partitions] = await old.query<{ n: number }>(
+      `select count(*)::int as n from pg_inherits where inhparent = 'telemetry'::regclass`,
+    );
+    expect(partitions!.n).toBeGreaterThanOrEqual(15);
+    const [maxId] = await old.query<{ id: string }>('select max(id)::text as id from telemetry');
+    const [added] = await old.query<{ id: string }>(
+      `insert into telemetry (terminal_id, site_id, at, battery_life) values (1, 1, now(), 50) returning id::text`,
+    );
+    expect(BigInt(added!.id)).toBeGreaterThan(BigInt(maxId!.id));
+  }, 180_000);
+});
