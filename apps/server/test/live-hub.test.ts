@@ -1,8 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChangeInput, recordChanges } from '../src/repositories/change-repository.ts';
+import type { ChangeInput } from '../src/repositories/change-repository.ts';
 import type { Principal } from '../src/repositories/principal-repository.ts';
+import { unitOfWork } from '../src/repositories/unit-of-work.ts';
 import { createLiveStreams, type LiveStream, type LiveStreams } from '../src/services/live/hub.ts';
 import { buildTestApp, postgresUnavailable, type TestApp, testDbKind } from './helper.ts';
 
@@ -99,7 +100,7 @@ describe.skipIf(postgresUnavailable)(`live hub (${testDbKind})`, () => {
     };
   };
   const record = async (...changes: ChangeInput[]) => {
-    await t.database.transaction((q) => recordChanges(q, changes));
+    await unitOfWork(t.database, (q) => q.changed(changes));
     t.app.feed.poke();
   };
 
