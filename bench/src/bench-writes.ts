@@ -69,7 +69,11 @@ export async function benchWrites(argv = process.argv.slice(2)) {
       seed: 'demo',
       readyTimeoutMs: 600_000,
       cpus: serverCpu,
-      compiled: args.flags.has('sources') ? false : true,
+      compiled: !args.flags.has('sources'),
+      // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops (where the time of a write goes).
+      nodeArgs: args.flags.has('cpu-prof')
+        ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.flags.get('cpu-prof') ?? '.')}`]
+        : [],
     });
     try {
       const token = await login(server.url);

@@ -21,6 +21,8 @@ export interface ServerOptions {
   port?: number;
   /** Pin the server to these CPUs with `taskset -c` (e.g. "0"). */
   cpus?: string;
+  /** Extra Node.js flags of the server process (e.g. `--cpu-prof`, which NODE_OPTIONS does not take). */
+  nodeArgs?: string[];
   /** Run the compiled server (`apps/server/dist/server.js`, what `npm start` runs) instead of the sources. */
   compiled?: boolean;
 }
@@ -68,9 +70,10 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   delete env.DATABASE_URL;
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
   const t0 = performance.now();
+  const node = [process.execPath, ...(opts.nodeArgs ?? [])];
   const argv = opts.compiled
-    ? [process.execPath, 'apps/server/dist/server.js']
-    : [process.execPath, '--import', 'tsx', 'apps/server/src/server.ts'];
+    ? [...node, 'apps/server/dist/server.js']
+    : [...node, '--import', 'tsx', 'apps/server/src/server.ts'];
   // taskset execs the server in place: the child's pid is the server's.
   if (opts.cpus) argv.unshift('taskset', '-c', opts.cpus);
   const child: ChildProcess = spawn(argv[0], argv.slice(1), {

@@ -24,7 +24,7 @@ export interface Probe {
 export class ProbeBook {
   /** Probes per terminal, in the order they were sent (the k-th telemetry change of a terminal is its k-th probe). */
   readonly byTerminal = new Map<number, Probe[]>();
-  /** `"terminal":T,` as it appears in a change's JSON (changeJson writes `,"at"` or `,"pump"` after it). */
+  /** `"terminal":T,` as it appears in a change's JSON (the contract's encodeChange writes `,"at"` or `,"pump"` after it). */
   readonly markers: Array<{ terminal: number; text: string }> = [];
   /** Terminals whose count can no longer be trusted (a probe failed or timed out): ignored from then on. */
   readonly poisoned = new Set<number>();

@@ -3,7 +3,8 @@ import fp from 'fastify-plugin';
 
 const DEVICE_API = '/api/device/v1/';
 /** The demo fleet simulator's user agent (apps/simulator/src/api.ts). */
-const SIMULATOR = /^forecourt-simulator\b/;
+const SIMULATOR = 'forecourt-simulator';
+const isSimulator = (userAgent: string | undefined) => userAgent?.startsWith(SIMULATOR) === true;
 
 /**
  * How loud one answered request is. Terminals report every few seconds, so the device API's successes are routine
@@ -17,7 +18,7 @@ export function requestLogLevel(
 ): 'debug' | 'info' | 'warn' | 'error' {
   if (statusCode >= 500) return 'error';
   if (statusCode >= 400) return 'warn';
-  return url.startsWith(DEVICE_API) || SIMULATOR.test(userAgent) ? 'debug' : 'info';
+  return url.startsWith(DEVICE_API) || isSimulator(userAgent) ? 'debug' : 'info';
 }
 
 /**
@@ -28,7 +29,7 @@ export const requestLogPlugin = fp(async (app: FastifyInstance) => {
   // The simulator's own calls (it provisions 62 device tokens on a first start) say nothing below warn unless the
   // server logs at debug: the start banner stays on screen.
   app.addHook('onRequest', async (request) => {
-    if (SIMULATOR.test(request.headers['user-agent'] ?? '') && !['debug', 'trace'].includes(app.log.level)) {
+    if (isSimulator(request.headers['user-agent']) && !['debug', 'trace'].includes(app.log.level)) {
       request.log.level = 'warn';
     }
   });

@@ -68,8 +68,14 @@ export function startSimulatorProcess(
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     child = proc;
-    createInterface({ input: proc.stdout! }).on('line', (line) => log.info(line));
-    createInterface({ input: proc.stderr! }).on('line', (line) => log.warn(line));
+    // The simulator prints `<ISO time> <level> <message>`: logged at that level, without its own timestamp.
+    const relay = (fallback: 'info' | 'warn') => (line: string) => {
+      const m = /^\d{4}-\d\d-\d\dT[\d:.]+Z (debug|info|warn|error) (.*)$/.exec(line);
+      if (m) log[m[1] as 'debug' | 'info' | 'warn' | 'error'](m[2]);
+      else log[fallback](line);
+    };
+    createInterface({ input: proc.stdout! }).on('line', relay('info'));
+    createInterface({ input: proc.stderr! }).on('line', relay('warn'));
     proc.on('error', (err) => log.error({ err }, 'simulator could not start'));
     proc.on('exit', (code, signal) => {
       child = null;
