@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { freePort } from '@forecourt/test-support/ports';
 import { demoDataset } from './lib/dataset.ts';
 import { authHeader, cannon, json, type LoadResult, login } from './lib/load.ts';
 import { fmt, isMain, parseArgs, table, writeResult } from './lib/report.ts';
-import { freePort, repoRoot, startServer } from './lib/server.ts';
+import { repoRoot, startServer } from './lib/server.ts';
 
 /** A hello-world route on Fastify and on bare node:http, pinned like the server: the ceiling of one core. */
 const HELLO = `
