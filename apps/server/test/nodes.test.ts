@@ -154,6 +154,36 @@ describe.skipIf(postgresUnavailable || testDbKind !== 'postgres')('several nodes
       .toBe(401);
   });
 
+  it('ends on node B the tokens refreshed from a session logged out on node A, and a disabled user’s old ones for good', async () => {
+    const me = (n: Node, token: string) => as(n, token, { method: 'GET', url: '/api/user/' });
+    const first = await login(a, 'site');
+    const refresh = await b.app.inject({
+      method: 'POST',
+      url: '/api-token-refresh/',
+      payload: { token: first },
+    });
+    expect(refresh.statusCode, refresh.body).toBe(200);
+    const refreshed = refresh.json().token as string;
+    expect((await me(b, refreshed)).statusCode).toBe(200);
+    expect((await as(a, first, { method: 'DELETE', url: '/api/auth/logout' })).statusCode).toBeLessThan(300);
+    await expect.poll(async () => (await me(b, refreshed)).statusCode, POLL).toBe(401);
+
+    const agent = await login(a);
+    const before = await login(a, 'site');
+    expect((await me(b, before)).statusCode).toBe(200);
+    const [{ id }] = await a.database.query<{ id: number }>("select id from users where username = 'site'");
+    for (const disabled of [true, false]) {
+      const res = await as(a, agent, {
+        method: 'PATCH',
+        url: `/api/admin/users/${id}/`,
+        payload: { disabled },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await expect.poll(async () => (await me(b, before)).statusCode, POLL).toBe(401);
+    expect((await me(b, await login(b, 'site'))).statusCode).toBe(200);
+  });
+
   it('hands a pump command requested through node A to the device long-polling node B', async () => {
     const agent = await login(a);
     const pump = f.offPump;

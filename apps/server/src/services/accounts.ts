@@ -17,7 +17,7 @@ import { createMailer } from './mailer.ts';
 import { hashPassword } from './passwords.ts';
 import { isRememberMe, sessionOf, type TokenClaims, type TokenService } from './tokens.ts';
 
-/** The answer to every token of a disabled user, and to its sign-in. */
+/** The answer to every token of a disabled user (its sign-in answers as a wrong password does). */
 export const ACCOUNT_DISABLED = 'This account has been disabled.';
 
 /** Reset mails per user per hour; further requests get the same answer and send nothing. */
@@ -97,7 +97,7 @@ export function createAccountService(opts: AccountServiceOptions) {
       if (!principal) return refused('User not found.');
       if (principal.disabled) return refused(ACCOUNT_DISABLED);
       if (principal.tokensValidAfter && sessionOf(claims).startedAt < principal.tokensValidAfter.getTime()) {
-        return refused(ACCOUNT_DISABLED);
+        return refused('Token was issued before the account was disabled.');
       }
       if (result.claims.iat * 1000 < principal.passwordChangedAt.getTime() - 1000) {
         return refused('Token was issued before the last password change.');
