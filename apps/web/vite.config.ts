@@ -10,7 +10,6 @@ import { leanImportsPlugin } from './vite/lean-imports-plugin.ts';
 import { precompressPlugin } from './vite/precompress-plugin.ts';
 import { pureSchemasPlugin } from './vite/pure-schemas-plugin.ts';
 import { reactRouterPurePlugin } from './vite/react-router-pure-plugin.ts';
-import { syncExternalStoreShimPlugin } from './vite/sync-external-store-shim-plugin.ts';
 import { zodJitlessPlugin } from './vite/zod-jitless-plugin.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -53,7 +52,6 @@ export default defineConfig(async ({ command, mode }): Promise<UserConfig> => {
       zodJitlessPlugin(path.join(here, 'src/zod-jitless.ts')),
       reactRouterPurePlugin(),
       pureSchemasPlugin(),
-      syncExternalStoreShimPlugin(),
       leanImportsPlugin(path.join(here, 'src/lib/use-merge-refs.ts')),
       react(),
       i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') }),

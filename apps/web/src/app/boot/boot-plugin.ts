@@ -29,24 +29,19 @@ export interface PlanFiles {
  * The code-splitting groups of the first views: the page frame, the dashboards' pages and the agent board's first
  * widgets (what dashboards.ts and those widgets' descriptor modules import) are the `signed-in` chunk, with every
  * module they import: one request instead of ~40 small chunks, which over HTTP/1.1 (six connections) queued behind
- * one another on a phone. Another board's first widgets not in it are a `<board>-first-view` chunk of their own.
+ * one another on a phone. Another board's first widgets keep their own chunks, which theme-init.js asks for with
+ * that board's first view (a chunk grouping them took in what they share with every other page: Mantine's popovers,
+ * the tooltips, and the agent dashboard loaded it too).
  */
 export function firstViewGroups(plan: BootPlan, files: PlanFiles): CodeSplittingGroup[] {
   const descriptor = (file: string) => norm(path.join(files.widgets, file));
-  const groups: { name: string; importers: Set<string> }[] = [
+  const importers = new Set([norm(files.dashboards), ...plan.firstView.agent.map(descriptor)]);
+  return [
     {
-      name: 'signed-in',
-      importers: new Set([norm(files.dashboards), ...plan.firstView.agent.map(descriptor)]),
+      name: (id, ctx) =>
+        ctx.getModuleInfo(id)?.dynamicImporters.some((i) => importers.has(norm(i))) ? 'signed-in' : null,
     },
   ];
-  for (const [board, modules] of Object.entries(plan.firstView)) {
-    const own = modules.map(descriptor).filter((m) => !groups.some((g) => g.importers.has(m)));
-    if (own.length) groups.push({ name: `${board}-first-view`, importers: new Set(own) });
-  }
-  return groups.map(({ name, importers }) => ({
-    name: (id, ctx) =>
-      ctx.getModuleInfo(id)?.dynamicImporters.some((i) => importers.has(norm(i))) ? name : null,
-  }));
 }
 
 /**
