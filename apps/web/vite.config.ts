@@ -2,14 +2,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv } from 'vite';
-import { firstViewPreloadPlugin } from './vite/first-view-preload-plugin.ts';
+import { defineConfig, loadEnv, runnerImport, type UserConfig } from 'vite';
+import { bootPlugin, firstViewGroups, type PlanFiles } from './src/app/boot/boot-plugin.ts';
+import type * as PlanModule from './src/app/boot/plan.ts';
 import { i18nPlugin } from './vite/i18n-plugin.ts';
 import { leanImportsPlugin } from './vite/lean-imports-plugin.ts';
 import { precompressPlugin } from './vite/precompress-plugin.ts';
 import { pureSchemasPlugin } from './vite/pure-schemas-plugin.ts';
 import { reactRouterPurePlugin } from './vite/react-router-pure-plugin.ts';
-import { syncExternalStoreShimPlugin } from './vite/sync-external-store-shim-plugin.ts';
 import { zodJitlessPlugin } from './vite/zod-jitless-plugin.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -26,20 +26,24 @@ const reactRouterProduction = fileURLToPath(import.meta.resolve('react-router/pa
   'dist/production/index.mjs',
 );
 
-/** The modules of the signed-in first view (`signed-in` chunk below); their imports come along. */
-const SIGNED_IN_FIRST_VIEW = new RegExp(
-  String.raw`[\\/]src[\\/](` +
-    [
-      String.raw`app[\\/]frame[\\/]pages-frame\.tsx`,
-      String.raw`lib[\\/]auth[\\/]schemas\.ts`,
-      String.raw`app[\\/]routes[\\/]pages[\\/]dashboards[\\/](agent-dashboard-page\.tsx|lazy-widgets\.ts|first-reads\.ts)`,
-      String.raw`widgets[\\/]maps[\\/]components[\\/]map-widgets\.tsx`,
-      String.raw`widgets[\\/](sites-online|alerts|local-time)[\\/]components[\\/][a-z-]+-widget\.tsx`,
-    ].join('|') +
-    ')$',
-);
+/** The boot's modules the build reads (src/app/boot/plan.ts). */
+const planFiles: PlanFiles = {
+  dashboards: path.join(here, 'src/app/boot/dashboards.ts'),
+  widgets: path.join(here, 'src/widgets'),
+};
 
-export default defineConfig(({ command, mode }) => {
+/** How a signed-in page starts (src/app/boot/start.ts). */
+const bootStart = path.join(here, 'src/app/boot/start.ts');
+
+export default defineConfig(async ({ command, mode }): Promise<UserConfig> => {
+  // The first views as the route table and the widget descriptors say (loaded by Vite's module runner: the
+  // descriptors' dynamic imports of components are never run here).
+  const { module: boot } = await runnerImport<typeof PlanModule>(path.join(here, 'src/app/boot/plan.ts'), {
+    root: here,
+    configFile: false,
+    logLevel: 'error',
+  });
+  const plan = boot.bootPlan();
   const env = loadEnv(mode, here, '');
   const target = env.FORECOURT_API_TARGET || 'http://localhost:8080';
   return {
@@ -48,12 +52,11 @@ export default defineConfig(({ command, mode }) => {
       zodJitlessPlugin(path.join(here, 'src/zod-jitless.ts')),
       reactRouterPurePlugin(),
       pureSchemasPlugin(),
-      syncExternalStoreShimPlugin(),
       leanImportsPlugin(path.join(here, 'src/lib/use-merge-refs.ts')),
       react(),
       i18nPlugin({ localesDir: path.join(here, 'src/i18n/locales') }),
-      // Before precompress: it rewrites theme-init.js in the output (the `signed-in` chunk below and its imports).
-      firstViewPreloadPlugin(SIGNED_IN_FIRST_VIEW),
+      // Before precompress: it writes theme-init.js into the output (the first views' chunks below and their imports).
+      bootPlugin(plan, planFiles),
       precompressPlugin(),
     ],
     resolve: {
@@ -90,20 +93,16 @@ export default defineConfig(({ command, mode }) => {
                 priority: 1,
                 test: /[\\/]src[\\/](lib[\\/]api-client\.ts|components[\\/]form-alert-list\.tsx)$/,
               },
-              // How a signed-in page starts (app/preload.ts: its modules, first reads and the bell's gate), which
-              // main.tsx imports only with a session: not on the login route. The signed-in chunk imports it too, so
-              // theme-init.js asks for it with that chunk, in parallel with the entry.
-              { name: 'signed-in-start', test: /[\\/]src[\\/]app[\\/]preload\.ts$/ },
-              // The signed-in area's first view, the agent dashboard's above the fold: the page frame, the stored
-              // user's check, the dashboard page and its first widgets, with every module they import (Mantine's
-              // pieces, icons, the API modules). One request instead of ~40 small chunks, which over HTTP/1.1
-              // (six connections) queued behind one another on a phone (decision 0006). Widgets below the fold, the
-              // menus and drawers stay lazy chunks of their own.
-              { name: 'signed-in', test: SIGNED_IN_FIRST_VIEW },
-              // The map widgets' Leaflet canvas and Leaflet itself: one request.
+              // How a signed-in page starts (src/app/boot/start.ts), which main.tsx imports only with a session: not on
+              // the login route. theme-init.js asks for it with the first view's chunks, in parallel with the entry.
+              { name: 'signed-in-start', test: (id: string) => id.split('?')[0] === bootStart },
+              // The first views (the page frame, the dashboards' pages and the first widgets of each board, with every
+              // module they import), from the route table and the widget descriptors: src/app/boot/boot-plugin.ts.
+              ...firstViewGroups(plan, planFiles),
+              // Leaflet (the source modules src/lib/leaflet.ts takes) as one chunk, not split among the maps and the admin map.
               {
                 name: 'leaflet',
-                test: /[\\/]src[\\/]widgets[\\/]maps[\\/]components[\\/]leaflet-maps\.tsx$/,
+                test: /[\\/]node_modules[\\/]leaflet[\\/]|[\\/]src[\\/]lib[\\/]leaflet\.ts$/,
               },
             ],
           },

@@ -23,8 +23,8 @@ const i18n = createI18n();
 // (~10 ms on a desktop, ~23 ms at 4× CPU) are not part of the entry's evaluation, the longest task of a
 // signed-in page's start (decision 0006).
 const firstViewModules = hasSession()
-  ? import('./app/preload.ts').then(
-      (m) => m.preloadSignedInRoute(),
+  ? import('./app/boot/start.ts').then(
+      (m) => m.startSignedIn(),
       () => undefined,
     )
   : undefined;

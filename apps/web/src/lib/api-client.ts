@@ -2,8 +2,7 @@ import { LIVE_CURSOR_HEADER } from '@forecourt/contract/live-cursor';
 import type { ZodType } from 'zod';
 import { apiUrl, authHeaders, type QueryValue } from './api-url.ts';
 import { clearSession, sessionStore } from './auth/session.ts';
-import { clearEarlyReads, takeEarlyRead } from './early-reads.ts';
-import { EARLY_READ_EPOCH, liveCursor, readsCursor } from './live-stream-state.ts';
+import { liveCursor, readsCursor } from './live-stream-state.ts';
 import { leaveForLogin } from './unauthorized.ts';
 
 export type ApiErrorKind = 'http' | 'network' | 'parse';
@@ -148,7 +147,6 @@ const LAST_ANSWERS_MAX = 200;
 sessionStore.subscribe(() => {
   if (!sessionStore.get().token) {
     lastAnswers.clear();
-    clearEarlyReads();
   }
 });
 
@@ -185,16 +183,11 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     body: text ?? (body !== undefined ? JSON.stringify(body) : undefined),
   };
 
-  // A plain read the entry chunk already sent (lib/early-reads.ts): its answer, handled as below.
-  const early =
-    method === 'GET' && !last && !cursor && !headers && text === undefined && body === undefined
-      ? takeEarlyRead(url, token)
-      : undefined;
   // How up to date the answer is (X-Live-Cursor), for where the stream of changes resumes (lib/live-stream-state.ts).
-  const readEpoch = method !== 'GET' ? null : early ? EARLY_READ_EPOCH : readsCursor.epoch();
+  const readEpoch = method !== 'GET' ? null : readsCursor.epoch();
   let response: Response;
   try {
-    response = await (early ?? (idempotencyKey ? sendAction(url, init) : fetch(url, init)));
+    response = await (idempotencyKey ? sendAction(url, init) : fetch(url, init));
   } catch (error) {
     if ((error as Error)?.name === 'AbortError') throw error;
     throw new ApiError({ status: 0, kind: 'network', errors: [], message: (error as Error)?.message });

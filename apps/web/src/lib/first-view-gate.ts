@@ -3,7 +3,7 @@ import { whenIdle } from './when-idle.ts';
 
 /**
  * Whether reads that are not part of the page's first view (the header's bell) may go out now. Closed while a
- * dashboard's early first reads (lib/early-reads.ts) are on their way, so that on a phone's six connections the
+ * dashboard's first reads (app/boot/start.ts) are on their way, so that on a phone's six connections the
  * reads the dashboard paints with are not queued behind them; open again once those have answered and the page
  * has had a moment to draw them, or after `FIRST_VIEW_GATE_MAX_MS` at the latest. Open everywhere else.
  */

@@ -33,7 +33,7 @@ export const liveCursor = {
   },
 };
 
-/** The epoch of a read the entry chunk sent as the page loaded (lib/early-reads.ts): the first one. */
+/** The epoch of the reads sent before the stream first took its starting point: the first one. */
 export const EARLY_READ_EPOCH = 0;
 
 /**

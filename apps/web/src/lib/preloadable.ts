@@ -32,7 +32,7 @@ export function preloadable<M>(load: () => Promise<M>): Preloadable<M> {
  * always suspends on its first render (a promise, even of a module that is here, answers in a later microtask):
  * its Suspense boundary shows its fallback and, once the module answers, React holds the content back until
  * 300 ms after that fallback appeared (its throttling of revealed fallbacks). A module loaded ahead (the signed-in
- * first view, app/preload.ts) is handed over synchronously instead: no fallback, no wait.
+ * first view, app/boot/start.ts) is handed over synchronously instead: no fallback, no wait.
  */
 export function lazyPreloaded<P extends object>(
   load: Preloadable<{ default: ComponentType<P> }>,

@@ -7,7 +7,7 @@ import { PageErrorBoundary } from './page-error-boundary.tsx';
 /**
  * One line per page: `lazyPage('agent/dashboard', () => import('./agent/agent-dashboard-page.tsx'))`.
  * The module's default export is the page; it is fetched only when the page is first shown
- * (after the route guard let the visitor in), or ahead by a preloadable loader (first-view-modules.ts): then the
+ * (after the route guard let the visitor in), or ahead by a preloadable loader (app/boot/dashboards.ts): then the
  * page renders at once, without its fallback.
  */
 export function lazyPage(

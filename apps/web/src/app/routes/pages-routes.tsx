@@ -1,6 +1,6 @@
 import { logRoutePatterns } from '@forecourt/contract/log-paths';
 import type { RouteObject } from 'react-router';
-import { loadAgentDashboard, loadCompanyDashboard, loadSiteDashboard } from './first-view-modules.ts';
+import { DASHBOARD_ROUTES } from '../boot/dashboards.ts';
 import { lazyPage } from './lazy-page.tsx';
 
 /**
@@ -8,11 +8,8 @@ import { lazyPage } from './lazy-page.tsx';
  * slash and live at the root of the hash (`#/agent/dashboard`). Add a page with one `lazyPage` line.
  */
 export const pagesRoutes: RouteObject[] = [
-  // Dashboards
-  lazyPage('agent/dashboard', loadAgentDashboard),
-  lazyPage('agent/:agentId/dashboard', loadAgentDashboard),
-  lazyPage('company/:companyId/dashboard', loadCompanyDashboard),
-  lazyPage('company/:companyId/site/:siteId/dashboard', loadSiteDashboard),
+  // Dashboards (their table is the boot's: app/boot/dashboards.ts)
+  ...DASHBOARD_ROUTES.map((route) => lazyPage(route.path, route.load)),
 
   // Log screens and profile
   ...logRoutePatterns().map(([path, kind]) =>

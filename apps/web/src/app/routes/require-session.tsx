@@ -3,12 +3,12 @@ import { Navigate, useLocation } from 'react-router';
 import { PageLoader } from '../../components/page-loader.tsx';
 import { hasSession, useSession } from '../../lib/auth/session.ts';
 import { lazyPreloaded } from '../../lib/preloadable.ts';
-import { loadPagesFrame } from './first-view-modules.ts';
+import { loadPagesFrame } from '../boot/dashboards.ts';
 
 /**
  * The frame comes with the contract's schemas (zod, which the login route does without); the stored user is
  * checked with them before the frame renders, and a record they refuse sends the visitor to sign in
- * (first-view-modules.ts). Loaded ahead with a stored session (app/preload.ts), it renders without a fallback.
+ * (app/boot/dashboards.ts). Loaded ahead with a stored session (app/boot/start.ts), it renders without a fallback.
  */
 const PagesFrame = lazyPreloaded(loadPagesFrame);
 

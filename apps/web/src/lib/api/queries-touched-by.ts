@@ -2,6 +2,8 @@ import { LIVE_CHANGE_KINDS, type LiveChangeKind } from '@forecourt/contract/live
 import { LOG_PATHS, type LogKindKey } from '@forecourt/contract/log-paths';
 import { SCOPE_KINDS, type ScopeKind } from '@forecourt/contract/scope';
 import type { QueryKey } from '@tanstack/react-query';
+import { WIDGETS } from '../../widgets/registry.ts';
+import type { WidgetDescriptor } from '../widget-descriptor.ts';
 import { QUERY_ROOTS, type QueryRoot } from './query-keys.ts';
 
 /** What happened in the fleet, as the live stream names it: the contract's list. */
@@ -29,66 +31,54 @@ interface Touch {
 
 const ALL: readonly ScopeKind[] = SCOPE_KINDS;
 const FLEET: readonly ScopeKind[] = ['agent', 'company'];
-const SITE: readonly ScopeKind[] = ['site'];
-
-/** A log screen's pages, keyed `[logs, kind, id, path]` (lib/api/logs.ts). */
-const log = (kind: LogKindKey, scopes: readonly ScopeKind[] = LOG_PATHS[kind].scopes): Touch => ({
-  root: QUERY_ROOTS.logs,
-  scopes,
-  sub: LOG_PATHS[kind].path,
-});
 
 /**
- * The table: which resources each kind of change alters. A site's change shows in the lists of its
- * company and its agent too, so those are refreshed with it. Command timelines are keyed by pump or
- * terminal and follow below.
+ * What the console reads outside the dashboards' widgets and each kind of change alters: the header's bell (the
+ * alerts' list and count), the dashboards' headings and the log screens (site, company details; the time zones a
+ * log screen shows dates in) and the administration's lists. The widgets' own reads come from their descriptors.
  */
-const TOUCHES: Record<ChangeKind, readonly Touch[]> = {
-  // Terminal readings: battery, flash drive and environment of the site, and their logs.
-  telemetry: [
-    { root: QUERY_ROOTS.battery, scopes: SITE },
-    { root: QUERY_ROOTS.flashDrives, scopes: SITE },
-    { root: QUERY_ROOTS.environment, scopes: SITE },
-    log('battery'),
-    log('flashdrive'),
-    log('environment'),
-  ],
-  // Alerts, including the hardware issues (the same lists filtered by event type), the bell's list and
-  // count, the sites with alerts, and the alert and hardware logs.
-  alert: [{ root: QUERY_ROOTS.alerts, scopes: ALL }, log('alert'), log('hardware')],
-  // A terminal went on or off line: connectivity lists, site online counts, the maps' markers, the
-  // site's terminal list and the connectivity log.
-  connectivity: [
-    { root: QUERY_ROOTS.connectivity, scopes: FLEET },
-    { root: QUERY_ROOTS.sites, scopes: FLEET },
-    { root: QUERY_ROOTS.mapTerminals, scopes: ALL },
-    { root: QUERY_ROOTS.terminals, scopes: SITE },
-    log('connectivity'),
-  ],
-  // A pump changed state, reported its status, or one of its commands moved: the site's pumps, their
-  // status, the pump logs (and the pump's command timeline, below).
-  pump: [
-    { root: QUERY_ROOTS.pumps, scopes: SITE },
-    { root: QUERY_ROOTS.pumpStatus, scopes: SITE },
-    log('pump-activation'),
-    log('pump-status'),
-  ],
-  // A reboot command moved: the reboot log (and the terminal's command timeline, below).
-  reboot: [log('reboot')],
-  transaction: [{ root: QUERY_ROOTS.transactions, scopes: SITE }],
-  shock: [{ root: QUERY_ROOTS.shocks, scopes: ALL }, log('shock')],
-  // Sites, companies, terminals or pumps added, renamed, moved or decommissioned.
+const SHELL_TOUCHES: Partial<Record<ChangeKind, readonly Touch[]>> = {
+  alert: [{ root: QUERY_ROOTS.alerts, scopes: ALL }],
   fleet: [
     { root: QUERY_ROOTS.sites, scopes: ALL },
     { root: QUERY_ROOTS.companies, scopes: ['company'] },
     { root: QUERY_ROOTS.timeZones, scopes: FLEET },
-    { root: QUERY_ROOTS.mapTerminals, scopes: ALL },
-    { root: QUERY_ROOTS.terminals, scopes: SITE },
-    { root: QUERY_ROOTS.pumps, scopes: SITE },
-    { root: QUERY_ROOTS.connectivity, scopes: FLEET },
     { root: QUERY_ROOTS.admin, scopes: [] },
   ],
 };
+
+/** A log screen's pages, keyed `[logs, kind, id, path]` (lib/api/logs.ts). */
+const log = (kind: LogKindKey): Touch => ({
+  root: QUERY_ROOTS.logs,
+  scopes: LOG_PATHS[kind].scopes,
+  sub: LOG_PATHS[kind].path,
+});
+
+/**
+ * The table: which resources each kind of change alters, the shell's above and every widget's (its descriptor's
+ * reads and log, widgets/<name>/widget.ts), one entry per resource with the union of their scope kinds. A site's
+ * change shows in the lists of its company and its agent too, so those are refreshed with it. Command timelines
+ * are keyed by pump or terminal and follow below.
+ */
+export function touchesOf(widgets: readonly WidgetDescriptor[]): Record<ChangeKind, readonly Touch[]> {
+  const table = Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, [] as Touch[]])) as Record<
+    ChangeKind,
+    Touch[]
+  >;
+  const add = (kind: ChangeKind, touch: Touch) => {
+    const same = table[kind].find((t) => t.root === touch.root && t.sub === touch.sub);
+    if (!same) table[kind].push({ ...touch, scopes: [...touch.scopes] });
+    else same.scopes = [...new Set([...same.scopes, ...touch.scopes])];
+  };
+  for (const kind of CHANGE_KINDS) for (const touch of SHELL_TOUCHES[kind] ?? []) add(kind, touch);
+  for (const widget of widgets) {
+    for (const read of widget.reads) for (const kind of read.on) add(kind, read);
+    if (widget.log) for (const kind of widget.log.on) add(kind, log(widget.log.kind));
+  }
+  return table;
+}
+
+const TOUCHES = touchesOf(WIDGETS);
 
 /** Every resource some change refreshes: what `event: reset` (or a stream that could not resume) re-reads. */
 export const LIVE_QUERY_ROOTS: ReadonlySet<QueryRoot> = new Set([

@@ -1,7 +1,9 @@
 import { Center, Loader } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
+import { siteQueries } from '../../../lib/api/sites.ts';
 import type { SiteScope } from '../../../lib/scope.ts';
 import { useTransactionActivity } from '../api/get-transaction-activity.ts';
 import classes from './transaction-activity.module.css';
@@ -17,6 +19,12 @@ export interface TransactionActivityWidgetProps {
   scope: SiteScope;
   /** Zone of the bucket labels. @default the browser's */
   timeZone?: string;
+}
+
+/** On a site's dashboard: the buckets labelled in the site's own time zone (from the site detail the page reads). */
+export function SiteTransactionActivityWidget({ scope }: { scope: SiteScope }) {
+  const site = useQuery(siteQueries.detail(scope.id));
+  return <TransactionActivityWidget scope={scope} timeZone={site.data?.timezone} />;
 }
 
 /** Transaction activity of a site: last hour and last 24 hours, normal / zero-value / under one litre. */

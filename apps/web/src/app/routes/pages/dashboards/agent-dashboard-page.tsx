@@ -7,21 +7,10 @@ import { Navigate, useLocation } from 'react-router';
 import { paths } from '../../../../config/paths.ts';
 import { siteQueries } from '../../../../lib/api/sites.ts';
 import { useSession } from '../../../../lib/auth/session.ts';
-import { AlertsWidget } from '../../../../widgets/alerts/components/alerts-widget.tsx';
-import { LocalTimeWidget } from '../../../../widgets/local-time/components/local-time-widget.tsx';
-import { CompanyMapWidget } from '../../../../widgets/maps/components/map-widgets.tsx';
-import { SitesOnlineWidget } from '../../../../widgets/sites-online/components/sites-online-widget.tsx';
-import { Cell, DashboardGrid, DashboardHeader } from './dashboard-grid.tsx';
+import { Board } from './board.tsx';
+import { DashboardHeader } from './dashboard-grid.tsx';
 import { useRouteIds } from './dashboard-ids.ts';
 import { DashboardNotFound } from './dashboard-not-found.tsx';
-import {
-  ConnectivityWidget,
-  HardwareIssuesWidget,
-  ShockWidget,
-  Support,
-  TerminalReboot,
-  WeatherWidget,
-} from './lazy-widgets.ts';
 
 /**
  * `#/agent/dashboard` and `#/agent/{agentId}/dashboard`. On the bare path an agent sees its own
@@ -86,39 +75,7 @@ function AgentDashboard({ agentId }: { agentId: number }) {
   return (
     <>
       <DashboardHeader title={t('DASHBOARD')} subtitle={t('AGENT_NUMBER', { id: agentId })} />
-      <DashboardGrid>
-        <Cell span={2} rows={2}>
-          <CompanyMapWidget scope={scope} />
-        </Cell>
-        {/* Monitoring widgets */}
-        <Cell lazy>
-          <SitesOnlineWidget scope={scope} />
-        </Cell>
-        <Cell lazy>
-          <LocalTimeWidget scope={scope} />
-        </Cell>
-        <Cell rows={2} lazy>
-          <AlertsWidget scope={scope} />
-        </Cell>
-        <Cell span={2} rows={2} lazy>
-          <ConnectivityWidget scope={scope} />
-        </Cell>
-        <Cell span={2} rows={2} lazy>
-          <HardwareIssuesWidget scope={scope} size2X />
-        </Cell>
-        <Cell rows={2} lazy>
-          <ShockWidget scope={scope} />
-        </Cell>
-        <Cell lazy>
-          <WeatherWidget scope={scope} />
-        </Cell>
-        <Cell lazy>
-          <TerminalReboot scope={scope} />
-        </Cell>
-        <Cell lazy>
-          <Support />
-        </Cell>
-      </DashboardGrid>
+      <Board board="agent" scope={scope} />
     </>
   );
 }

@@ -123,7 +123,7 @@ export function Cell({ span = 1, rows = 1, lazy = false, children }: CellProps) 
       data-rows={rows}
       data-pending={near ? undefined : ''}
     >
-      {near && (lazy ? <Suspense fallback={<CellPlaceholder />}>{children}</Suspense> : children)}
+      {near && <Suspense fallback={<CellPlaceholder />}>{children}</Suspense>}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 // The stored colour scheme, language and direction, before first paint (index.html says why this file;
-// the build fills the list below and minifies it: vite/first-view-preload-plugin.ts).
+// the build fills the list below and minifies it: app/boot/boot-plugin.ts).
 try {
   const root = document.documentElement;
   const dark = localStorage.getItem('fc-color-scheme') === 'dark';
@@ -10,15 +10,25 @@ try {
     root.dir = lang === 'ar' ? 'rtl' : 'ltr';
   }
 } catch {}
-// Signed in, the session not expired: the first signed-in view's files, alongside the entry (index.html).
+// Signed in, the session not expired: the files of the first view the address names (a dashboard's, else the
+// page frame's), alongside the entry (index.html). The build writes the routes and their files (app/boot/plan.ts):
+// [route path as the route table has it, files], the frame's last under '*'. In dev the list stays empty.
 try {
   const token = localStorage.getItem('auth_app_token');
   let exp;
   try {
     exp = JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).exp;
   } catch {}
-  if (token && localStorage.getItem('user') && !(exp * 1000 <= Date.now()))
-    for (const href of []) {
+  const views = [];
+  const at = location.hash.slice(1).split('?')[0].split('/').filter(Boolean);
+  const view = views.find(([route]) => {
+    const parts = route.split('/');
+    return (
+      route === '*' || (parts.length === at.length && parts.every((p, i) => p[0] === ':' || p === at[i]))
+    );
+  });
+  if (view && token && localStorage.getItem('user') && !(exp * 1000 <= Date.now()))
+    for (const href of view[1]) {
       const link = document.createElement('link');
       const css = href.endsWith('.css');
       link.rel = css ? 'preload' : 'modulepreload';

@@ -3,18 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Rollup } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TOKEN_KEY, USER_KEY } from '../src/lib/auth/session.ts';
-import { fakeJwt } from '../src/testing/fetch-mock.ts';
-import {
-  buildThemeInit,
-  FIRST_VIEW_MARKER,
-  fillThemeInit,
-  firstViewFiles,
-  lowPriorityEntry,
-} from './first-view-preload-plugin.ts';
+import { TOKEN_KEY, USER_KEY } from '../../lib/auth/session.ts';
+import { fakeJwt } from '../../testing/fetch-mock.ts';
+import { buildThemeInit, filesOf, fillThemeInit, lowPriorityEntry, VIEWS_MARKER } from './boot-plugin.ts';
+import { bootPlan } from './plan.ts';
 
 const themeInit = readFileSync(
-  path.join(path.dirname(fileURLToPath(import.meta.url)), '../public/theme-init.js'),
+  path.join(path.dirname(fileURLToPath(import.meta.url)), 'theme-init.js'),
   'utf8',
 );
 
@@ -48,34 +43,43 @@ const bundle = {
   'assets/log-e.js': chunk('assets/log-e.js', ['/w/src/log.tsx'], ['assets/zod-c.js']),
 } as unknown as Rollup.OutputBundle;
 
-const FIRST = /[\\/]src[\\/]app[\\/]frame[\\/]pages-frame\.tsx$/;
-
-describe('first view preload plugin', () => {
+describe('the boot plugin', () => {
   afterEach(() => {
     for (const link of document.head.querySelectorAll('link')) link.remove();
   });
 
-  it('lists the chunk holding the frame, the chunks it imports (not the entry) and their CSS, once each', () => {
-    expect(firstViewFiles(bundle, FIRST)).toEqual([
-      '/assets/signed-in-b.js',
-      '/assets/zod-c.js',
-      '/assets/api-d.js',
-      '/assets/signed-in-b.css',
-    ]);
-    expect(firstViewFiles(bundle, /nowhere\.tsx$/)).toEqual([]);
+  it('lists the chunks holding the modules, the chunks they import (not the entry) and their CSS, once each', () => {
+    expect(
+      filesOf(bundle, new Set(['/w/src/app/frame/pages-frame.tsx', '/w/src/lib/api-client.ts'])),
+    ).toEqual(['/assets/signed-in-b.js', '/assets/zod-c.js', '/assets/api-d.js', '/assets/signed-in-b.css']);
+    expect(filesOf(bundle, new Set(['/w/src/nowhere.tsx']))).toEqual([]);
   });
 
   it('fills the list theme-init.js carries, and refuses a theme-init.js without it', () => {
-    expect(themeInit).toContain(FIRST_VIEW_MARKER);
+    expect(themeInit).toContain(VIEWS_MARKER);
     expect(themeInit).toContain(`'${TOKEN_KEY}'`);
     expect(themeInit).toContain(`'${USER_KEY}'`);
-    const filled = fillThemeInit(themeInit, ['/assets/a.js']);
-    expect(filled).toContain('for (const href of ["/assets/a.js"])');
-    expect(() => fillThemeInit('// nothing', [])).toThrow(FIRST_VIEW_MARKER);
+    const filled = fillThemeInit(themeInit, [['*', ['/assets/a.js']]]);
+    expect(filled).toContain('const views = [["*",["/assets/a.js"]]];');
+    expect(() => fillThemeInit('// nothing', [])).toThrow(VIEWS_MARKER);
   });
 
-  // The file as the build serves it (filled and minified).
-  const run = () => new Function(buildThemeInit(themeInit, ['/assets/a.js', '/assets/a.css']))();
+  it("plans every dashboard route of the route table, and the agent's first view from the descriptors", () => {
+    const plan = bootPlan();
+    expect(plan.routes.map((r) => r.board)).toEqual(['agent', 'agent', 'company', 'site']);
+    expect(plan.firstView.agent).toEqual(
+      expect.arrayContaining(['./maps/widget.ts', './sites-online/widget.ts']),
+    );
+    expect(plan.firstView.site).toContain('./maps/widget.ts');
+  });
+
+  // The file as the build serves it (filled and minified): the agent board's files, the site board's, the frame's.
+  const VIEWS: [string, string[]][] = [
+    ['agent/:agentId/dashboard', ['/assets/a.js', '/assets/a.css']],
+    ['company/:companyId/site/:siteId/dashboard', ['/assets/a.js', '/assets/s.js']],
+    ['*', ['/assets/a.js']],
+  ];
+  const run = () => new Function(buildThemeInit(themeInit, VIEWS))();
   const links = () =>
     [...document.head.querySelectorAll('link')].map((l) => [
       l.rel,
@@ -87,11 +91,27 @@ describe('first view preload plugin', () => {
   it('with a session stored, asks for the files at once: modulepreload for scripts, a style preload for CSS', () => {
     localStorage.setItem(TOKEN_KEY, fakeJwt({ exp: Math.floor(Date.now() / 1000) + 600 }));
     localStorage.setItem(USER_KEY, JSON.stringify({ username: 'agent' }));
+    window.location.hash = '#/agent/7/dashboard';
     run();
     expect(links()).toEqual([
       ['modulepreload', 'script', '', `${location.origin}/assets/a.js`],
       ['preload', 'style', '', `${location.origin}/assets/a.css`],
     ]);
+  });
+
+  it('asks for the first view of the dashboard the address names, else for the frame', () => {
+    localStorage.setItem(TOKEN_KEY, fakeJwt({ exp: Math.floor(Date.now() / 1000) + 600 }));
+    localStorage.setItem(USER_KEY, JSON.stringify({ username: 'agent' }));
+    const hrefs = (hash: string) => {
+      for (const link of document.head.querySelectorAll('link')) link.remove();
+      window.location.hash = hash;
+      run();
+      return links().map((l) => l[3]?.replace(location.origin, ''));
+    };
+    expect(hrefs('#/company/3/site/12/dashboard?kiosk=1')).toEqual(['/assets/a.js', '/assets/s.js']);
+    expect(hrefs('#/site/12/pump/status/log')).toEqual(['/assets/a.js']);
+    expect(hrefs('#/agent/dashboard/extra')).toEqual(['/assets/a.js']);
+    window.location.hash = '';
   });
 
   it('still applies the stored colour scheme and language once built', () => {
