@@ -50,6 +50,8 @@ export async function freshDatabase(
 export async function renameDatabase(from: string, to: string): Promise<void> {
   await admin(async (c) => {
     await c.query(`drop database if exists ${to} with (force)`);
+    // A stopped server's last connection may still be closing; a rename needs the database to itself.
+    await c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [from]);
     await c.query(`alter database ${from} rename to ${to}`);
   });
 }

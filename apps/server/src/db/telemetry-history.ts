@@ -98,3 +98,31 @@ export async function rollUpPending(q: Q | QueryFn, before: Date): Promise<numbe
   );
   return Number(rows[0]?.n ?? 0);
 }
+
+/**
+ * Rewrites up to `limit` closed roll-up months (their range ended before `before`) in key order, (terminal, hour):
+ * roll-ups arrive an hour at a time for every terminal, so a terminal's hours of a month lie on as many pages as
+ * it has hours; a long chart reads ~20 pages a month once they are clustered. Each month is clustered once
+ * (pg_index.indisclustered). Answers the partitions it rewrote.
+ */
+export async function clusterClosedRollupMonths(
+  q: Q | QueryFn,
+  before: Date,
+  limit: number,
+): Promise<string[]> {
+  const parts = await q<{ part: string; idx: string }>(
+    `select c.relname as part, x.relname as idx
+       from pg_inherits h
+       join pg_class c on c.oid = h.inhrelid
+       join pg_index i on i.indrelid = c.oid and i.indisprimary
+       join pg_class x on x.oid = i.indexrelid
+      where h.inhparent = 'telemetry_hourly'::regclass and c.relname ~ '^telemetry_hourly_p[0-9]{8}$'
+        and not i.indisclustered
+        and ((to_date(right(c.relname, 8), 'YYYYMMDD')::timestamp + interval '1 month') at time zone 'UTC') <= $1
+      order by c.relname desc
+      limit $2`,
+    [before, limit],
+  );
+  for (const p of parts) await q(`cluster "${p.part}" using "${p.idx}"`);
+  return parts.map((p) => p.part);
+}

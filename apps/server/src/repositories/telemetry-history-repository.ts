@@ -1,6 +1,7 @@
 import type { TelemetryBucket, TelemetrySignal } from '@forecourt/contract/telemetry-history';
 import type { Database } from '../db/client.ts';
 import {
+  clusterClosedRollupMonths,
   dropExpiredPartitions,
   ensureHistoryPartitions,
   HOUR_OF,
@@ -71,7 +72,9 @@ export function createTelemetryHistoryRepository(database: Database) {
           new Date(now.getTime() - retention.rawDays * DAY_MS),
           new Date(now.getTime() - retention.rollupDays * DAY_MS),
         );
-        return { created, dropped };
+        // One closed month per pass: a month's rewrite locks that partition while it runs.
+        const clustered = await clusterClosedRollupMonths(q, new Date(now.getTime() - DAY_MS), 1);
+        return { created, dropped, clustered: clustered.length };
       });
     },
 

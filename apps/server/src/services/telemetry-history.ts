@@ -34,7 +34,7 @@ export function createTelemetryHistory(opts: TelemetryHistoryOptions) {
         rawDays: opts.rawRetentionDays,
         rollupDays: opts.rollupRetentionDays,
       });
-      if (partitions.created || partitions.dropped.raw || partitions.dropped.rollup)
+      if (partitions.created || partitions.dropped.raw || partitions.dropped.rollup || partitions.clustered)
         log.info(partitions, 'telemetry partitions kept');
       const started = Date.now();
       let hours = 0;

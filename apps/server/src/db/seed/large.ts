@@ -1,7 +1,12 @@
 import { EVENT_CATALOGUE, eventTexts } from '@forecourt/contract/events';
 import { PUMP_STATUS_CODES, PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import type { Database } from '../client.ts';
-import { ensureHistoryPartitions, ROLLUP_GRACE_MS, rollUpHours } from '../telemetry-history.ts';
+import {
+  clusterClosedRollupMonths,
+  ensureHistoryPartitions,
+  ROLLUP_GRACE_MS,
+  rollUpHours,
+} from '../telemetry-history.ts';
 import { seedDemo } from './demo.ts';
 import { ALERT_WEIGHTS } from './demo-fleet.ts';
 
@@ -608,6 +613,8 @@ export async function seedLarge(
         older += end(n);
       }
       log(`roll-ups: ${(rolled + older).toLocaleString('en')} terminal-hours`);
+      end = stepTimer('cluster closed roll-up months');
+      end((await clusterClosedRollupMonths(q, new Date(now.getTime() - 86_400_000), 1000)).length);
     }
 
     await q(
