@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every suite of the workspace and ends with one line: `N passed, N failed`.
-// Usage: node scripts/test-all.mjs [suite ...]   (suites: lint contract server simulator web crash e2e)
+// Usage: node scripts/test-all.mjs [suite ...]   (suites: lint contract server server-node24 simulator web crash e2e)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,12 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'forecourt-tests-'));
 const wanted = process.argv.slice(2);
-const all = ['lint', 'contract', 'server', 'simulator', 'web', 'crash', 'e2e'];
+const all = ['lint', 'contract', 'server', 'server-node24', 'simulator', 'web', 'crash', 'e2e'];
+/**
+ * The other supported Node.js line, from the npm registry's `node` package (a real binary, cached in ~/.npm/_npx):
+ * the machine's own Node runs everything, this one the server suite on PGlite (README, "Set-up").
+ */
+const OTHER_NODE = 'node@24.21.0';
 const suites = wanted.length ? wanted : all;
 
 function run(cmd, args, opts = {}) {
@@ -52,7 +57,33 @@ function ensureChromium() {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 
-function vitest(name, dir) {
+/** The path of OTHER_NODE's binary, fetched once by npm exec (`-p` is not `--package` there: it means --parseable). */
+function otherNode() {
+  const r = spawnSync(
+    'npm',
+    [
+      'exec',
+      '--yes',
+      `--package=${OTHER_NODE}`,
+      '--',
+      'node',
+      '-p',
+      'process.version + " " + process.execPath',
+    ],
+    { cwd: root, encoding: 'utf8' },
+  );
+  const [version, bin] = (r.stdout ?? '').trim().split(' ');
+  if (r.status !== 0 || !bin || !existsSync(bin)) {
+    console.error(
+      `could not get ${OTHER_NODE} from the npm registry: ${(r.stderr ?? '').trim().slice(-500)}`,
+    );
+    return null;
+  }
+  console.log(`\n${OTHER_NODE}: ${version} at ${bin}`);
+  return bin;
+}
+
+function vitest(name, dir, opts = {}) {
   const cwd = path.join(root, dir);
   const hasTests = spawnSync(
     'bash',
@@ -65,14 +96,17 @@ function vitest(name, dir) {
     lines.push(`${name}: no tests`);
     return;
   }
-  const out = path.join(tmp, `${name}.json`);
-  const status = run(
-    'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
-    {
-      cwd,
-    },
-  );
+  const out = path.join(tmp, `${name.replace(/\W+/g, '-')}.json`);
+  const args = [
+    'run',
+    ...(opts.project ? [`--project=${opts.project}`] : []),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+  ];
+  const status = opts.node
+    ? run(opts.node, [path.join(root, 'node_modules/vitest/vitest.mjs'), ...args], { cwd })
+    : run('npx', ['vitest', ...args], { cwd });
   if (!existsSync(out)) {
     totals.failed += 1;
     lines.push(`${name}: did not report (exit ${status})`);
@@ -142,7 +176,14 @@ for (const suite of suites) {
   if (suite === 'lint') lint();
   else if (suite === 'contract') vitest('contract', 'packages/contract');
   else if (suite === 'server') vitest('server', 'apps/server');
-  else if (suite === 'simulator') vitest('simulator', 'apps/simulator');
+  else if (suite === 'server-node24') {
+    const node = otherNode();
+    if (node) vitest('server on Node 24 (pglite)', 'apps/server', { node, project: 'pglite' });
+    else {
+      totals.failed += 1;
+      lines.push(`server on Node 24: ${OTHER_NODE} could not be fetched from the npm registry`);
+    }
+  } else if (suite === 'simulator') vitest('simulator', 'apps/simulator');
   else if (suite === 'web') vitest('web', 'apps/web');
   // The reliability suite: kill -9 of the server, a database restart (apps/server/crash, docs/deploying.md).
   else if (suite === 'crash') nodeTest('crash', 'apps/server', 'crash');

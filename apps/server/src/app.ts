@@ -14,6 +14,7 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
   type FastifyServerOptions,
+  LogController,
 } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -32,6 +33,9 @@ import { devicesPlugin } from './plugins/devices.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { idempotencyPlugin } from './plugins/idempotency.ts';
 import { liveCursorPlugin } from './plugins/live-cursor.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
+import { noNulPlugin } from './plugins/no-nul.ts';
+import { requestLogPlugin } from './plugins/request-log.ts';
 import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
@@ -91,6 +95,8 @@ function routerError(error: FastifyError, request: FastifyRequest, reply: Fastif
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? false,
+    // One line per request instead of two, quieter for the device API's routine traffic (plugins/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1_048_576,
     // X-Forwarded-For counts only from the proxies named in TRUST_PROXY (docs/deploying.md).
     trustProxy: opts.config.TRUST_PROXY,
@@ -129,6 +135,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => clearInterval(pruneSignInLimits));
 
   await app.register(errorsPlugin);
+  await app.register(requestLogPlugin);
+  await app.register(metricsPlugin);
+  await app.register(noNulPlugin);
   // Personal answers are never stored by a browser or a proxy (docs/deploying.md): everything under /api/ and
   // the sign-in paths of reading B, unless the route declares itself public (config, avatars, API docs).
   app.addHook('onSend', async (request, reply, payload) => {

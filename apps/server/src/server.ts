@@ -3,6 +3,7 @@ import { ConfigError, loadEnv } from './config/env.ts';
 import { openDatabase } from './db/client.ts';
 import { prepareNewEmbeddedDatabase } from './db/first-start.ts';
 import { ensureSeeded } from './db/seed/index.ts';
+import { describeDatabase, loggerOptions } from './lib/logging.ts';
 import { createSharedSettingsRepository } from './repositories/settings-repository.ts';
 import { startBackground } from './services/background.ts';
 import { resolveJwtSecret } from './services/tokens.ts';
@@ -40,7 +41,7 @@ async function main() {
       createSharedSettingsRepository(database),
       config.DATA_DIR,
     ),
-    logger: { level: config.LOG_LEVEL },
+    logger: loggerOptions(config),
   });
   app.server.keepAliveTimeout = 65_000;
   app.server.requestTimeout = 60_000;
@@ -67,11 +68,22 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   const address = await app.listen({ port: config.PORT, host: config.HOST });
-  background.stop = (await startBackground(app, { address })).stop;
+  const running = await startBackground(app, { address });
+  background.stop = running.stop;
+  app.metrics.leaderFrom(() => running.leader.isLeader);
+  // The start banner: where the console is, which database, and on the demo fleet how to sign in.
+  const url = `http://localhost:${(app.server.address() as { port: number }).port}`;
+  const where = describeDatabase(config);
   app.log.info(
-    { address, database: database.kind, seeded, startupMs: Date.now() - started },
-    `Forecourt is serving on http://localhost:${(app.server.address() as { port: number }).port}`,
+    { address, database: database.kind, where, seeded, startupMs: Date.now() - started },
+    `Forecourt is serving on ${url} (${where}; ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`,
   );
+  if (/demo|large/.test(seeded)) {
+    app.log.info(
+      { demoUsers: ['agent', 'company', 'site'] },
+      `Demo fleet: open ${url} and sign in as agent, company or site, password demo1234`,
+    );
+  }
 }
 
 main().catch((err) => {

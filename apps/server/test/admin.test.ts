@@ -403,7 +403,15 @@ describe.skipIf(postgresUnavailable)('fleet administration', () => {
       expect(login.statusCode).toBe(401);
       const enabled = await patch(`/api/admin/users/${user.id}/`, { disabled: false });
       expect(enabled.json()).toMatchObject({ disabled: false });
-      expect((await get('/api/user/', await t.login(username, 'chosen-pass'))).statusCode).toBe(200);
+      // Re-enabled: it signs in again; the token from before the disable stays refused.
+      expect((await get('/api/user/', token)).statusCode).toBe(401);
+      const again = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username, password: 'chosen-pass' },
+      });
+      expect(again.statusCode).toBe(200);
+      expect((await get('/api/user/', again.json().token)).statusCode).toBe(200);
     });
 
     it('disabling a user never touches the device tokens it provisioned', async () => {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import net from 'node:net';
 import { ErrorBodySchema } from '@forecourt/contract/common';
-import { LiveChangesSchema, LiveResetSchema } from '@forecourt/contract/live';
+import { decodeChanges, decodeReset, LIVE_PATH, type LiveChange } from '@forecourt/contract/live';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeInput, recordChanges } from '../src/repositories/change-repository.ts';
-import { type LiveStreams, liveStreamsOf } from '../src/services/live-streams.ts';
+import { type LiveStreams, liveStreamsOf } from '../src/services/live/hub.ts';
 import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
 import {
   buildTestApp,
@@ -49,8 +50,8 @@ interface LiveClient {
   status: number;
   headers: Headers;
   blocks: Block[];
-  /** The `change` messages so far, parsed with the contract's schema. */
-  messages(): Array<{ id: number; changes: ReturnType<typeof LiveChangesSchema.parse> }>;
+  /** The `change` messages so far, read with the contract's codec (which throws on anything it would not send). */
+  messages(): Array<{ id: number; changes: LiveChange[] }>;
   /** The terminal ids of every change received so far (the tests mark their changes by terminal). */
   terminals(): number[];
   /** Resolves when the server ended the stream; rejects if it has not ended by then. */
@@ -83,7 +84,7 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
     opts: { headers?: Record<string, string>; query?: string } = {},
   ): Promise<LiveClient> => {
     const abort = new AbortController();
-    const res = await fetch(`${base}/api/live${opts.query ?? ''}`, {
+    const res = await fetch(`${base}${LIVE_PATH}${opts.query ?? ''}`, {
       headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...opts.headers },
       signal: abort.signal,
     });
@@ -123,7 +124,7 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
       messages: () =>
         blocks
           .filter((b) => b.event === 'change')
-          .map((b) => ({ id: Number(b.id), changes: LiveChangesSchema.parse(JSON.parse(b.data ?? '')) })),
+          .map((b) => ({ id: Number(b.id), changes: decodeChanges(b.data ?? '') })),
       terminals: () => client.messages().flatMap((m) => m.changes.map((c) => c.terminal ?? 0)),
       isEnded: () => done,
       async ended() {
@@ -196,21 +197,21 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
 
   it('answers 401 without a valid token and 400 naming a bad Last-Event-ID, as JSON errors', async () => {
     for (const headers of [{}, { authorization: 'Bearer not.a.token' }]) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/live', headers });
+      const res = await t.app.inject({ method: 'GET', url: LIVE_PATH, headers });
       expect(res.statusCode).toBe(401);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       ErrorBodySchema.parse(res.json());
     }
     const header = await t.as(token.site, {
       method: 'GET',
-      url: '/api/live',
+      url: LIVE_PATH,
       headers: { 'last-event-id': 'abc' },
     });
     expect(header.statusCode).toBe(400);
     expect(ErrorBodySchema.parse(header.json()).data.errors.join(' ')).toContain('Last-Event-ID');
     // No HEAD: it would hold a stream that can send nothing.
-    expect((await t.as(token.site, { method: 'HEAD', url: '/api/live' })).statusCode).toBe(404);
-    const query = await t.as(token.site, { method: 'GET', url: '/api/live?last_event_id=-1' });
+    expect((await t.as(token.site, { method: 'HEAD', url: LIVE_PATH })).statusCode).toBe(404);
+    const query = await t.as(token.site, { method: 'GET', url: `${LIVE_PATH}?last_event_id=-1` });
     expect(query.statusCode).toBe(400);
     expect(ErrorBodySchema.parse(query.json()).data.errors.join(' ')).toContain('last_event_id');
   });
@@ -532,7 +533,7 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
       await ahead.until(() => ahead.blocks.some((b) => b.event === 'reset'));
       const reset = ahead.blocks.find((b) => b.event === 'reset')!;
       expect(ahead.blocks.indexOf(reset)).toBe(2);
-      const { id } = LiveResetSchema.parse(JSON.parse(reset.data!));
+      const { id } = decodeReset(reset.data!);
       expect(reset.id).toBe(String(id));
       expect(id).toBeGreaterThanOrEqual(cursor);
       const live = mark();
@@ -568,7 +569,9 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
     try {
       for (let i = 0; i < max; i++) open.push(await openLive(token.site));
       expect(open.every((s) => s.status === 200)).toBe(true);
-      const refused = await fetch(`${base}/api/live`, { headers: { authorization: `Bearer ${token.site}` } });
+      const refused = await fetch(`${base}${LIVE_PATH}`, {
+        headers: { authorization: `Bearer ${token.site}` },
+      });
       expect(refused.status).toBe(429);
       expect(ErrorBodySchema.parse(await refused.json()).data.errors[0]).toContain(String(max));
       // Another user is not affected.
@@ -582,6 +585,49 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
       expect(open.at(-1)!.status).toBe(200);
     } finally {
       await Promise.all(open.map((s) => s.close()));
+    }
+  });
+
+  /** The status of GET /api/live opened from another local address (127.0.0.2: the loopback takes any 127/8). */
+  const statusFrom = (localAddress: string, bearer: string) =>
+    new Promise<{ status: number; close: () => void }>((resolve, reject) => {
+      const req = http.get(`${base}${LIVE_PATH}`, {
+        localAddress,
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+      req.on('response', (res) => resolve({ status: res.statusCode ?? 0, close: () => req.destroy() }));
+      req.on('error', reject);
+    });
+
+  it('caps the open streams of one client address whoever signed in (429 with the error body); X-Forwarded-For is not believed without TRUST_PROXY', async () => {
+    await until(() => hub.size === 0);
+    hub.configure({ maxPerAddress: 4 });
+    const open: LiveClient[] = [];
+    try {
+      // Three users, one address: each well under its own cap, together at the address's.
+      for (const [i, name] of (['agent', 'company', 'site', 'site'] as const).entries()) {
+        open.push(await openLive(token[name], { headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } }));
+      }
+      expect(open.map((s) => s.status)).toEqual([200, 200, 200, 200]);
+      const refused = await fetch(`${base}${LIVE_PATH}`, {
+        headers: { authorization: `Bearer ${token.company}`, 'x-forwarded-for': '203.0.113.99' },
+      });
+      expect(refused.status).toBe(429);
+      const message = ErrorBodySchema.parse(await refused.json()).data.errors[0];
+      expect(message).toContain('at most 4');
+      expect(message).toContain('address');
+      // Another address still gets a stream, for the same user.
+      const elsewhere = await statusFrom('127.0.0.2', token.company);
+      expect(elsewhere.status).toBe(200);
+      elsewhere.close();
+      // Closing one makes room.
+      await open.pop()!.close();
+      await until(() => hub.size === 3);
+      open.push(await openLive(token.company));
+      expect(open.at(-1)!.status).toBe(200);
+    } finally {
+      await Promise.all(open.map((s) => s.close()));
+      hub.configure({ maxPerAddress: t.app.config.LIVE_MAX_STREAMS_PER_ADDRESS });
     }
   });
 
@@ -604,7 +650,7 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
       expect(out.statusCode).toBe(200);
       await s.ended();
       expect(
-        (await fetch(`${base}/api/live`, { headers: { authorization: `Bearer ${doomed}` } })).status,
+        (await fetch(`${base}${LIVE_PATH}`, { headers: { authorization: `Bearer ${doomed}` } })).status,
       ).toBe(401);
       const end = mark();
       await record(telemetryAt('site', end));
@@ -729,7 +775,9 @@ describe.skipIf(postgresUnavailable)(`GET /api/live (${testDbKind})`, () => {
       closed = true;
     });
     socket.on('error', () => {});
-    socket.write(`GET /api/live HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token.agent}\r\n\r\n`);
+    socket.write(
+      `GET ${LIVE_PATH} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token.agent}\r\n\r\n`,
+    );
     socket.pause();
     try {
       await until(() => hub.countOf(userId.agent) === 1);
@@ -761,7 +809,7 @@ describe.skipIf(postgresUnavailable)(`GET /api/live when the node closes (${test
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       const port = (t.app.server.address() as net.AddressInfo).port;
       const agent = await t.login('agent');
-      const res = await fetch(`http://127.0.0.1:${port}/api/live`, {
+      const res = await fetch(`http://127.0.0.1:${port}${LIVE_PATH}`, {
         headers: { authorization: `Bearer ${agent}` },
       });
       expect(res.status).toBe(200);
@@ -778,6 +826,40 @@ describe.skipIf(postgresUnavailable)(`GET /api/live when the node closes (${test
     } finally {
       if (closed) await t.database.close();
       else await t.close();
+    }
+  });
+});
+
+describe.skipIf(postgresUnavailable)(`GET /api/live behind a proxy (${testDbKind})`, () => {
+  it('caps the streams of the client X-Forwarded-For names when TRUST_PROXY trusts the peer (LIVE_MAX_STREAMS_PER_ADDRESS)', async () => {
+    const t = await buildTestApp({ TRUST_PROXY: 'loopback', LIVE_MAX_STREAMS_PER_ADDRESS: '3' });
+    const held: Response[] = [];
+    const aborts: AbortController[] = [];
+    try {
+      await t.app.feed.ready;
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const base = `http://127.0.0.1:${(t.app.server.address() as net.AddressInfo).port}`;
+      const open = (bearer: string, client: string) => {
+        const abort = new AbortController();
+        aborts.push(abort);
+        return fetch(`${base}${LIVE_PATH}`, {
+          headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': client },
+          signal: abort.signal,
+        });
+      };
+      const tokens = [await t.login('agent'), await t.login('company'), await t.login('site')];
+      for (const bearer of tokens) held.push(await open(bearer, '198.51.100.20'));
+      expect(held.map((r) => r.status)).toEqual([200, 200, 200]);
+      const refused = await open(tokens[0], '198.51.100.20');
+      expect(refused.status).toBe(429);
+      expect(ErrorBodySchema.parse(await refused.json()).data.errors[0]).toContain('at most 3');
+      // Another client behind the same proxy is not affected.
+      const other = await open(tokens[0], '198.51.100.21');
+      expect(other.status).toBe(200);
+      expect(liveStreamsOf(t.app.feed)!.countFrom('198.51.100.20')).toBe(3);
+    } finally {
+      for (const abort of aborts) abort.abort();
+      await t.close();
     }
   });
 });

@@ -162,6 +162,7 @@ describe.skipIf(postgresUnavailable)('current user', () => {
           name: 'Ignored Name',
           fullName: 'Patricia Person',
           email: 'pat.new@users.example',
+          current_password: u.password,
           id: 1,
           username: 'root',
         },
@@ -303,7 +304,7 @@ describe.skipIf(postgresUnavailable)('current user', () => {
       }
     });
 
-    it('refuses a wrong old password when one is given', async () => {
+    it('refuses a wrong old password', async () => {
       const u = await newUser();
       const res = await as(u.token, {
         method: 'POST',
@@ -335,12 +336,19 @@ describe.skipIf(postgresUnavailable)('current user', () => {
       expect((await login('first-pass')).statusCode).toBe(401);
     });
 
-    it('works without the old password and keeps a remember-me session long', async () => {
+    it('needs the current password (400 naming current_password) and keeps a remember-me session long', async () => {
       const u = await newUser('first-pass', true);
-      const res = await as(u.token, {
+      const missing = await as(u.token, {
         method: 'POST',
         url: '/api/user/change/password/',
         payload: { password: 'other-pass', confirmPassword: 'other-pass' },
+      });
+      expect(missing.statusCode).toBe(400);
+      expect(errorsOf(missing)).toEqual([`current_password: ${PROFILE_TEXTS.currentPasswordRequired}`]);
+      const res = await as(u.token, {
+        method: 'POST',
+        url: '/api/user/change/password/',
+        payload: { current_password: 'first-pass', password: 'other-pass', confirmPassword: 'other-pass' },
       });
       expect(res.statusCode).toBe(200);
       const claims = decodeJwt(AuthResultSchema.parse(res.json()).token!);

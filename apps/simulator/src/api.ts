@@ -10,6 +10,9 @@ import {
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { z } from 'zod';
 
+/** How the simulator names itself to the server. */
+export const SIMULATOR_USER_AGENT = 'forecourt-simulator';
+
 /** A failed call: `status` 0 when the server could not be reached. */
 export class ApiError extends Error {
   constructor(
@@ -41,6 +44,8 @@ async function call<T>(
       method: init.method,
       headers: {
         accept: 'application/json',
+        // The server logs the simulator's successful calls at debug (apps/server/src/plugins/request-log.ts).
+        'user-agent': SIMULATOR_USER_AGENT,
         ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
         ...init.headers,
       },

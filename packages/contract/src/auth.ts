@@ -199,6 +199,8 @@ export const REGISTER_TEXTS = {
   closed: 'Registration is closed. Please ask an administrator for an account.',
   emailTaken: 'A user with this email address already exists.',
   usernameTaken: 'This username is already taken.',
+  tooMany: (minutes: number) =>
+    `Too many registrations from this address, please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
 } as const;
 
 /** Where the client goes after each auth call (hash routes of the console). */
@@ -209,8 +211,10 @@ export const AUTH_REDIRECTS = {
   passwordChanged: '/auth/login',
 } as const;
 
-/** Login rate limits: failures per username, attempts per client address, both per window. */
-export const LOGIN_LIMITS = { perUsername: 10, perAddress: 30, windowMinutes: 15 } as const;
+/** Sign-in limits per window: failures per (account, address), per address, and per account from all addresses. */
+export const LOGIN_LIMITS = { perUsername: 10, perAddress: 30, perAccount: 10, windowMinutes: 15 } as const;
+/** Registrations from one address per hour (docs/deploying.md). */
+export const REGISTER_LIMITS = { perAddressPerHour: 10 } as const;
 export const tooManyLoginAttempts = (minutes: number) =>
   `Too many login attempts, please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
 

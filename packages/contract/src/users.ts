@@ -64,6 +64,10 @@ export const UpdateProfileSchema = z.object({
   fullName: fullNameField.optional().describe('Same as name; wins when both are given'),
   email: emailField.optional().describe('Must not belong to another user'),
   avatar: AvatarSchema.optional(),
+  current_password: z
+    .string()
+    .optional()
+    .describe('Required to change the email: the password now (a wrong one counts as a failed sign-in)'),
 });
 export type UpdateProfile = z.infer<typeof UpdateProfileSchema>;
 
@@ -72,23 +76,42 @@ export const PROFILE_TEXTS = {
   updated: 'Your profile has been successfully updated.',
   emailTaken: 'A user with this email address already exists.',
   oldPasswordWrong: 'Old password is not correct.',
+  currentPasswordRequired: 'Current password is required.',
 } as const;
 
+/** The field that carries the current password, named by its errors. */
+export const CURRENT_PASSWORD_FIELD = 'current_password';
+
 /**
- * The caller is already signed in, so the old password is optional (older clients do not send it);
- * when given it must be right. Answers a fresh token: older tokens of the user stop working.
+ * The current password is required (a stolen token alone cannot take the account; a wrong one counts as a
+ * failed sign-in); older clients may send it as old_password or oldPassword. Answers a fresh token: older
+ * tokens of the user stop working.
  */
 export const ChangePasswordSchema = z
   .object({
-    old_password: z.string().optional().describe('Optional; checked when given'),
-    oldPassword: z.string().optional().describe('Same as old_password'),
+    current_password: z.string().optional().describe('Required: the password now'),
+    old_password: z.string().optional().describe('Same as current_password (older clients)'),
+    oldPassword: z.string().optional().describe('Same as current_password (older clients)'),
     password: passwordField,
     confirmPassword: confirmPasswordField,
   })
   .refine((v) => v.password === v.confirmPassword, {
     path: ['confirmPassword'],
     message: MESSAGES.confirmMismatch,
+  })
+  .refine((v) => Boolean(currentPasswordOf(v)), {
+    path: [CURRENT_PASSWORD_FIELD],
+    message: PROFILE_TEXTS.currentPasswordRequired,
   });
+
+/** The current password of a change-password body, under any of its names. */
+export function currentPasswordOf(body: {
+  current_password?: string;
+  old_password?: string;
+  oldPassword?: string;
+}): string | undefined {
+  return body.current_password || body.old_password || body.oldPassword || undefined;
+}
 export type ChangePassword = z.infer<typeof ChangePasswordSchema>;
 
 export const UserSitesResponseSchema = z.array(SiteRefSchema);

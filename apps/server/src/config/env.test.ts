@@ -35,6 +35,15 @@ describe('loadEnv', () => {
     }
   });
 
+  it('reads LIVE_MAX_STREAMS_PER_ADDRESS: 80 by default, else a whole number from 1', () => {
+    expect(loadEnv({}).LIVE_MAX_STREAMS_PER_ADDRESS).toBe(80);
+    expect(loadEnv({ LIVE_MAX_STREAMS_PER_ADDRESS: '500' }).LIVE_MAX_STREAMS_PER_ADDRESS).toBe(500);
+    for (const bad of ['0', '-3', '2.5', 'many']) {
+      const message = failure({ LIVE_MAX_STREAMS_PER_ADDRESS: bad });
+      expect(message).toContain('LIVE_MAX_STREAMS_PER_ADDRESS: must be a whole number from 1 to 10000000');
+    }
+  });
+
   it('names every bad variable on one line', () => {
     const message = failure({ PORT: '70000', SEED: 'lots', CONNECTIVITY_TIMEOUT: 'soon' });
     expect(message.split('\n')).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { LIVE_MAX_STREAMS_PER_ADDRESS } from '@forecourt/contract/live';
 import { z } from 'zod';
 
 const durationSeconds = (name: string, fallback: number) =>
@@ -128,6 +129,13 @@ export const EnvSchema = z.object({
     .min(0, 'must be a whole number of milliseconds from 0 to 12500')
     .max(12_500, 'must be a whole number of milliseconds from 0 to 12500')
     .default(2_000),
+  /** Open GET /api/live streams per client address on one node (docs/deploying.md); TRUST_PROXY names the address. */
+  LIVE_MAX_STREAMS_PER_ADDRESS: z.coerce
+    .number({ error: 'must be a whole number from 1 to 10000000' })
+    .int('must be a whole number from 1 to 10000000')
+    .min(1, 'must be a whole number from 1 to 10000000')
+    .max(10_000_000, 'must be a whole number from 1 to 10000000')
+    .default(LIVE_MAX_STREAMS_PER_ADDRESS),
   SMTP_URL: url(['smtp:', 'smtps:']),
   MAIL_FROM: z.string().default('Forecourt <no-reply@forecourt.local>'),
   PUBLIC_URL: url(['http:', 'https:']),
@@ -150,6 +158,13 @@ export const EnvSchema = z.object({
   CONNECTIVITY_TIMEOUT: durationSeconds('CONNECTIVITY_TIMEOUT', 300),
   TRUST_PROXY: trustProxy,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Bearer token of GET /metrics; unset: /metrics answers 404 (plugins/metrics.ts). */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters (or unset to turn /metrics off)')
+    .optional(),
+  /** json or pretty; unset: pretty when stdout is a terminal, else json (lib/logging.ts). */
+  LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;

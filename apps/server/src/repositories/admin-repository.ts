@@ -849,6 +849,8 @@ export function createAdminRepository(database: Database) {
     ): Promise<Outcome<AdminUser>> {
       return database
         .transaction(async (q) => {
+          const clash = await loginNameClash(q, body, 0);
+          if (clash) return fail(409, clash);
           const bad = await badScope(q, actor.agentId, body.role, body.company_ids, body.site_ids);
           if (bad.length) return fail(400, ...bad);
           const rows = await q<{ id: number }>(
@@ -900,6 +902,8 @@ export function createAdminRepository(database: Database) {
           if (!rows[0]) return fail(404, notFoundText('user', id));
           if (!rows[0].mine) return fail(403, NOT_YOURS);
           const before = toUser(rows[0]);
+          const clash = await loginNameClash(q, body, id);
+          if (clash) return fail(409, clash);
           if (id === actor.userId && body.disabled === true)
             return fail(409, 'disabled: you cannot disable your own account.');
           if (id === actor.userId && body.role !== undefined && body.role !== 'agent')
@@ -961,6 +965,30 @@ export function createAdminRepository(database: Database) {
   };
 }
 export type AdminRepository = ReturnType<typeof createAdminRepository>;
+
+/**
+ * Usernames and emails are one namespace (docs/decisions/0004-accounts-and-passwords.md): the 409 text when
+ * `username` is another user's email or `email` another user's username (a username or email taken as such
+ * is the unique index's 409), else null.
+ */
+async function loginNameClash(
+  q: QueryFn,
+  names: { username?: string; email?: string },
+  exceptUserId: number,
+): Promise<string | null> {
+  const taken = async (column: 'username' | 'email', value: string | undefined) =>
+    value !== undefined &&
+    (
+      await q(`select 1 from users where id <> $2 and lower(${column}) = lower($1) limit 1`, [
+        value,
+        exceptUserId,
+      ])
+    ).length > 0;
+  if (await taken('email', names.username))
+    return `username: "${names.username}" is another user's email address.`;
+  if (await taken('username', names.email)) return `email: "${names.email}" is another user's username.`;
+  return null;
+}
 
 /** Company and site ids a user may be given: live ones of the agent; the others are named. */
 async function badScope(

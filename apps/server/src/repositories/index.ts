@@ -12,6 +12,7 @@ import { createFleetReadRepository } from './fleet-read-repository.ts';
 import { createIdempotencyRepository } from './idempotency-repository.ts';
 import { createImportRepository } from './import-repository.ts';
 import { createLogRepository } from './log-repository.ts';
+import { createMetricsRepository } from './metrics-repository.ts';
 import { createNotificationRepository } from './notification-repository.ts';
 import { createOrgRepository } from './org-repository.ts';
 import { createPrincipalRepository } from './principal-repository.ts';
@@ -47,6 +48,7 @@ export function createRepositories(database: Database, _config: Env) {
     notifications: createNotificationRepository(database),
     settings: createSharedSettingsRepository(database),
     leaderLock: createLeaderLockRepository(database),
+    metrics: createMetricsRepository(database),
   };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

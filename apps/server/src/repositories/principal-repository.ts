@@ -11,6 +11,8 @@ export interface Principal {
   passwordChangedAt: Date;
   /** Disabled by an agent: every token of the user is refused. */
   disabled: boolean;
+  /** Tokens of sessions begun before this are refused (set when the user was last disabled). */
+  tokensValidAfter: Date | null;
 }
 
 const CACHE_MS = 10_000;
@@ -28,10 +30,11 @@ export function createPrincipalRepository(database: Database) {
         agent_id: number | null;
         password_changed_at: Date | string;
         disabled_at: Date | string | null;
+        tokens_valid_after: Date | string | null;
         company_ids: number[] | null;
         site_ids: number[] | null;
       }>(
-        `select u.id, u.username, u.name, u.agent_id, u.password_changed_at, u.disabled_at,
+        `select u.id, u.username, u.name, u.agent_id, u.password_changed_at, u.disabled_at, u.tokens_valid_after,
                 (select array_agg(company_id order by company_id) from user_companies where user_id = u.id) as company_ids,
                 (select array_agg(site_id order by site_id) from user_sites where user_id = u.id) as site_ids
            from users u where u.id = $1`,
@@ -48,6 +51,7 @@ export function createPrincipalRepository(database: Database) {
             siteIds: (r.site_ids ?? []).map(Number),
             passwordChangedAt: new Date(r.password_changed_at),
             disabled: r.disabled_at !== null,
+            tokensValidAfter: r.tokens_valid_after ? new Date(r.tokens_valid_after) : null,
           }
         : null;
       if (cache.size > 10_000) cache.clear();

@@ -68,19 +68,26 @@ export function createRevokedRepository(database: Database) {
       return (await ensure()).has(jti);
     },
     /**
-     * Revokes a token (sign-out, password change) with a 'session' change naming its user, in one transaction:
-     * every node reads the revoked tokens again and ends the user's streams whose token stopped working.
+     * Revokes token ids (a token's jti, or a session id: sign-out, password change) with a 'session' change
+     * naming their user, in one transaction: every node reads the revoked tokens again and ends the user's
+     * streams whose token stopped working. Each id is kept until `expiresAt`.
      */
-    async revoke(jti: string, expiresAt: Date, userId: number | null = null): Promise<void> {
+    async revoke(ids: { id: string; expiresAt: Date }[], userId: number | null = null): Promise<void> {
       await database.transaction(async (q) => {
         const rows = await q(
-          'insert into revoked_tokens (jti, expires_at) values ($1, $2) on conflict (jti) do nothing returning jti',
-          [jti, expiresAt],
+          `insert into revoked_tokens (jti, expires_at)
+             select * from unnest($1::text[], $2::timestamptz[])
+           on conflict (jti) do nothing returning jti`,
+          [ids.map((e) => e.id), ids.map((e) => e.expiresAt.toISOString())],
         );
         if (rows.length) await recordChanges(q, [{ kind: 'session', userId }]);
       });
-      local.set(jti, Date.now());
-      (await ensure()).add(jti);
+      const now = Date.now();
+      const set = await ensure();
+      for (const { id } of ids) {
+        local.set(id, now);
+        set.add(id);
+      }
       await database.query('delete from revoked_tokens where expires_at < now()');
     },
     /**

@@ -82,12 +82,17 @@ export function createUserRepository(database: Database) {
       return rows[0] ? toUser(rows[0]) : null;
     },
 
-    /** By username or email, case-insensitive; a username match wins over another user's email. */
+    /**
+     * By username or email, case-insensitive. Usernames and emails are one namespace; should an older row still
+     * clash, a login containing `@` is an email first, any other a username first.
+     */
     async findByLogin(login: string): Promise<UserRow | null> {
       const rows = await q<RawUser>(
         `select ${USER_COLUMNS} from users
           where lower(username) = lower($1) or lower(email) = lower($1)
-          order by (lower(username) = lower($1)) desc limit 1`,
+          order by (case when strpos($1, '@') > 0 then lower(email) = lower($1)
+                         else lower(username) = lower($1) end) desc, id
+          limit 1`,
         [login],
       );
       return rows[0] ? toUser(rows[0]) : null;
@@ -100,16 +105,15 @@ export function createUserRepository(database: Database) {
       return rows[0] ? toUser(rows[0]) : null;
     },
 
-    async emailTaken(email: string, exceptUserId = 0): Promise<boolean> {
-      const rows = await q('select 1 from users where lower(email) = lower($1) and id <> $2', [
-        email,
-        exceptUserId,
-      ]);
-      return rows.length > 0;
-    },
-
-    async usernameTaken(username: string): Promise<boolean> {
-      const rows = await q('select 1 from users where lower(username) = lower($1)', [username]);
+    /**
+     * Whether `name` is any other user's username or email (case-insensitive): usernames and emails are one
+     * namespace, so a sign-in name always names one account.
+     */
+    async loginNameTaken(name: string, exceptUserId = 0): Promise<boolean> {
+      const rows = await q(
+        'select 1 from users where id <> $2 and (lower(username) = lower($1) or lower(email) = lower($1)) limit 1',
+        [name, exceptUserId],
+      );
       return rows.length > 0;
     },
 

@@ -6,17 +6,16 @@ import {
   RESET_TOKEN_TTL_S,
   type RegisterRequestSchema,
 } from '@forecourt/contract/auth';
-import { PROFILE_TEXTS } from '@forecourt/contract/users';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { Env } from '../config/env.ts';
-import { badRequest, conflict, unauthorized } from '../lib/errors.ts';
+import { conflict, unauthorized } from '../lib/errors.ts';
 import type { Repositories } from '../repositories/index.ts';
 import type { Principal } from '../repositories/principal-repository.ts';
 import { isUniqueViolation, type UserRow } from '../repositories/user-repository.ts';
 import { createMailer } from './mailer.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
-import { SESSION_TTL_S, type TokenClaims, type TokenService } from './tokens.ts';
+import { hashPassword } from './passwords.ts';
+import { isRememberMe, sessionOf, type TokenClaims, type TokenService } from './tokens.ts';
 
 /** The answer to every token of a disabled user, and to its sign-in. */
 export const ACCOUNT_DISABLED = 'This account has been disabled.';
@@ -90,10 +89,16 @@ export function createAccountService(opts: AccountServiceOptions) {
       if (!result.ok) return { ...result, signature: true };
       const refused = (message: string) =>
         ({ ok: false, signature: false, expired: false, message }) as const;
-      if (await revoked.isRevoked(result.claims.jti)) return refused('Token has been revoked.');
-      const principal = await principals.load(Number(result.claims.sub));
+      const { claims } = result;
+      if ((await revoked.isRevoked(claims.jti)) || (claims.sid && (await revoked.isRevoked(claims.sid)))) {
+        return refused('Token has been revoked.');
+      }
+      const principal = await principals.load(Number(claims.sub));
       if (!principal) return refused('User not found.');
       if (principal.disabled) return refused(ACCOUNT_DISABLED);
+      if (principal.tokensValidAfter && sessionOf(claims).startedAt < principal.tokensValidAfter.getTime()) {
+        return refused(ACCOUNT_DISABLED);
+      }
       if (result.claims.iat * 1000 < principal.passwordChangedAt.getTime() - 1000) {
         return refused('Token was issued before the last password change.');
       }
@@ -103,8 +108,9 @@ export function createAccountService(opts: AccountServiceOptions) {
     /** Creates the account (a username from the email when none is given) and signs it in. */
     async register(body: z.infer<typeof RegisterRequestSchema>) {
       const email = body.email;
-      if (await users.emailTaken(email)) throw conflict(REGISTER_TEXTS.emailTaken);
-      if (body.username && (await users.usernameTaken(body.username)))
+      // One namespace: neither may be any account's username or email.
+      if (await users.loginNameTaken(email)) throw conflict(REGISTER_TEXTS.emailTaken);
+      if (body.username && (await users.loginNameTaken(body.username)))
         throw conflict(REGISTER_TEXTS.usernameTaken);
       const passwordHash = await hashPassword(body.password);
       const name = (body.fullName || body.name || '').trim();
@@ -124,16 +130,32 @@ export function createAccountService(opts: AccountServiceOptions) {
       return { token, redirect: AUTH_REDIRECTS.registered, data: { messages: [AUTH_TEXTS.registered] } };
     },
 
-    /** Revokes a valid token until it would have expired; anything else is ignored. */
+    /**
+     * Ends a valid token's session: the token and its session id are revoked until they would have expired, so
+     * every token refreshed from the same sign-in stops working too. Anything else is ignored.
+     */
     async signOut(token: string | null): Promise<void> {
       const result = token ? tokens.verify(token) : null;
       if (result?.ok) {
+        const { claims } = result;
+        const session = sessionOf(claims);
         await revoked.revoke(
-          result.claims.jti,
-          new Date(result.claims.exp * 1000),
-          Number(result.claims.sub),
+          [
+            { id: claims.jti, expiresAt: new Date(claims.exp * 1000) },
+            ...(claims.sid ? [{ id: session.id, expiresAt: new Date(session.endsAt * 1000) }] : []),
+          ],
+          Number(claims.sub),
         );
       }
+    },
+
+    /** A new token of the same session (the caller checked `claims`): it never outlives the session. */
+    refresh(claims: TokenClaims, principal: Principal): string {
+      return tokens.sign(
+        { id: principal.userId, username: principal.username },
+        isRememberMe(claims),
+        sessionOf(claims),
+      ).token;
     },
 
     /**
@@ -203,24 +225,17 @@ export function createAccountService(opts: AccountServiceOptions) {
     },
 
     /**
-     * Changes the signed-in user's password (checking the old one when given), retires the token used and answers
-     * a fresh one of the same kind (remember-me or not); older tokens stop working.
+     * Changes the signed-in user's password (the caller checked the current one), retires the token used and
+     * answers a fresh one of a new session of the same kind (remember-me or not); older tokens stop working.
      */
-    async changePassword(claims: TokenClaims, oldPassword: string | undefined, password: string) {
+    async changePassword(claims: TokenClaims, password: string) {
       const userId = Number(claims.sub);
       const user = await users.findById(userId);
       if (!user) throw unauthorized('User not found.');
-      if (
-        oldPassword !== undefined &&
-        oldPassword !== '' &&
-        !(await verifyPassword(user.passwordHash, oldPassword))
-      ) {
-        throw badRequest(PROFILE_TEXTS.oldPasswordWrong);
-      }
       await users.setPassword(userId, await hashPassword(password));
       principals.forget(userId);
-      await revoked.revoke(claims.jti, new Date(claims.exp * 1000), userId);
-      return tokens.sign(user, claims.exp - claims.iat > SESSION_TTL_S).token;
+      await revoked.revoke([{ id: claims.jti, expiresAt: new Date(claims.exp * 1000) }], userId);
+      return tokens.sign(user, isRememberMe(claims)).token;
     },
 
     /** Waits for reset mails under way, then closes the mailer. */

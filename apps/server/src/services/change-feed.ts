@@ -39,7 +39,8 @@ export interface ChangeFeed {
   caughtUp(id: number, maxWaitMs: number): Promise<boolean>;
   start(): Promise<void>;
   stop(): Promise<void>;
-  stats: { reads: number; delivered: number; gapsSkipped: number };
+  /** `lastReadAt`: when the last read of the change table answered (ms since the epoch; 0 before the first). */
+  stats: { reads: number; delivered: number; gapsSkipped: number; lastReadAt: number };
 }
 
 /**
@@ -62,7 +63,7 @@ export function createChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   const batch = opts.batch ?? 2_000;
 
   const subscribers = new Set<(changes: Change[]) => void>();
-  const stats = { reads: 0, delivered: 0, gapsSkipped: 0 };
+  const stats = { reads: 0, delivered: 0, gapsSkipped: 0, lastReadAt: 0 };
   let cursor = 0;
   /** The first missing id after the cursor, and the xmax of the snapshot that first saw a row beyond it. */
   let gap: { id: number; xmax: bigint } | null = null;
@@ -108,6 +109,7 @@ export function createChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
   const readOnce = async (): Promise<'more' | 'gap' | 'done'> => {
     stats.reads++;
     const read = await repo.readAfter(cursor, batch);
+    stats.lastReadAt = Date.now();
     const out: Change[] = [];
     let stoppedAtGap = false;
     for (const row of read.rows) {

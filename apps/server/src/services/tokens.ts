@@ -13,7 +13,34 @@ export interface TokenClaims {
   jti: string;
   iat: number;
   exp: number;
+  /** Session id: every token a sign-in's refreshes issue shares it; logging out revokes it. */
+  sid?: string;
+  /** When the session began (ms since the epoch): tokens of sessions begun before a disable stay refused. */
+  sat?: number;
+  /** The session's absolute end (s since the epoch): no token of the session lives past it. */
+  sexp?: number;
 }
+
+/** The session a token belongs to; a token from before sessions existed is a session of its own. */
+export interface Session {
+  id: string;
+  startedAt: number;
+  endsAt: number;
+}
+
+export function sessionOf(claims: TokenClaims): Session {
+  return {
+    id: claims.sid ?? claims.jti,
+    startedAt: claims.sat ?? claims.iat * 1000,
+    endsAt: claims.sexp ?? claims.exp,
+  };
+}
+
+/** Whether the token's session is a remember-me one (30 days rather than 12 h). */
+export const isRememberMe = (claims: TokenClaims): boolean => {
+  const s = sessionOf(claims);
+  return s.endsAt - Math.floor(s.startedAt / 1000) > SESSION_TTL_S;
+};
 
 /** Where the signing secret lives in the database when JWT_SECRET is unset (shared_settings.name). */
 export const JWT_SECRET_SETTING = 'jwt_secret';
@@ -45,17 +72,28 @@ export function createTokenService(secret: string) {
   const verifier = createVerifier({ key: secret, algorithms: ['HS256'], cache: 1000 });
   const decoder = createDecoder();
   return {
+    /**
+     * A token of `session`, or of a new session (12 h, or 30 days with remember-me) when none is given. A
+     * session's tokens never outlive it: refreshing cannot extend it (docs/decisions/0004-accounts-and-passwords.md).
+     */
     sign(
       user: { id: number; username: string },
       rememberMe: boolean,
+      session?: Session,
     ): { token: string; claims: TokenClaims } {
-      const iat = Math.floor(Date.now() / 1000);
+      const now = Date.now();
+      const iat = Math.floor(now / 1000);
+      const ttl = rememberMe ? REMEMBER_ME_TTL_S : SESSION_TTL_S;
+      const s = session ?? { id: randomUUID(), startedAt: now, endsAt: iat + ttl };
       const claims: TokenClaims = {
         sub: String(user.id),
         username: user.username,
         jti: randomUUID(),
         iat,
-        exp: iat + (rememberMe ? REMEMBER_ME_TTL_S : SESSION_TTL_S),
+        exp: Math.min(iat + ttl, s.endsAt),
+        sid: s.id,
+        sat: s.startedAt,
+        sexp: s.endsAt,
       };
       const signer = createSigner({ key: secret, algorithm: 'HS256' });
       return { token: signer(claims as unknown as Record<string, unknown>), claims };

@@ -1,65 +1,50 @@
+import { decodeChange, decodeChanges, LIVE_PATH, type LiveChange } from '@forecourt/contract/live';
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { EventSource, type FetchLike } from 'eventsource';
-import {
-  CHANGE_KINDS,
-  type ChangeKind,
-  type FleetChange,
-  LIVE_QUERY_ROOTS,
-  queriesTouchedBy,
-} from './api/queries-touched-by.ts';
+import { type FleetChange, LIVE_QUERY_ROOTS, queriesTouchedBy } from './api/queries-touched-by.ts';
 import type { QueryRoot } from './api/query-keys.ts';
 import { apiUrl, authHeaders, endUnauthorizedSession } from './api-client.ts';
 import { sessionStore } from './auth/session.ts';
 import { type LiveState, liveCursor, liveStateStore, readsCursor } from './live-stream-state.ts';
 
-/** The stream of changes in the caller's scope (docs/product.md "Live updates"). */
-export const LIVE_PATH = '/api/live';
-
 /** A refused stream (429, 5xx, a proxy's 502) is opened again after 3 s, doubling up to 30 s. */
 export const RETRY_MIN_MS = 3_000;
 export const RETRY_MAX_MS = 30_000;
 
-const positiveId = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);
-
-/**
- * One change as GET /api/live sends it (`{"id","kind","agent_id","company_id","site_id","terminal",
- * "pump"?,"at"}`) in the console's terms; null for a kind this console does not know.
- */
-export function changeFromWire(raw: unknown): FleetChange | null {
-  if (!raw || typeof raw !== 'object') return null;
-  const r = raw as Record<string, unknown>;
-  if (!(CHANGE_KINDS as readonly unknown[]).includes(r.kind)) return null;
-  const change: FleetChange = { kind: r.kind as ChangeKind };
-  const ids = {
-    agentId: positiveId(r.agent_id),
-    companyId: positiveId(r.company_id),
-    siteId: positiveId(r.site_id),
-    terminalId: positiveId(r.terminal),
-    pumpId: positiveId(r.pump),
-  };
-  for (const [key, id] of Object.entries(ids)) if (id !== undefined) change[key as keyof typeof ids] = id;
+/** One change as GET /api/live sends it, in the console's terms (the ids that are known). */
+function toFleetChange(c: LiveChange): FleetChange {
+  const change: FleetChange = { kind: c.kind };
+  if (c.agent_id !== undefined) change.agentId = c.agent_id;
+  if (c.company_id !== undefined) change.companyId = c.company_id;
+  if (c.site_id !== undefined) change.siteId = c.site_id;
+  if (c.terminal !== undefined) change.terminalId = c.terminal;
+  if (c.pump !== undefined) change.pumpId = c.pump;
   return change;
 }
 
 /**
- * The data of one `event: change` message: its changes, or null when it cannot be read (not JSON, not
- * an array, a kind this console does not know) — then everything live is read again, to be safe.
+ * One change as GET /api/live sends it, read with the contract's codec, in the console's terms; null when it is
+ * not one (a kind this console does not know, a bad id).
  */
-export function changesFromMessage(data: string): FleetChange[] | null {
-  let parsed: unknown;
+export function changeFromWire(raw: unknown): FleetChange | null {
   try {
-    parsed = JSON.parse(data);
+    return toFleetChange(decodeChange(raw));
   } catch {
     return null;
   }
-  if (!Array.isArray(parsed)) return null;
-  const changes: FleetChange[] = [];
-  for (const raw of parsed) {
-    const change = changeFromWire(raw);
-    if (!change) return null;
-    changes.push(change);
+}
+
+/**
+ * The data of one `event: change` message, read with the contract's codec: its changes, or null when it cannot
+ * be read (not JSON, not an array, a kind this console does not know) — then everything live is read again, to
+ * be safe.
+ */
+export function changesFromMessage(data: string): FleetChange[] | null {
+  try {
+    return decodeChanges(data).map(toFleetChange);
+  } catch {
+    return null;
   }
-  return changes;
 }
 
 export interface LiveRefresher {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encodeChanges, encodeReset, LIVE_PATH, type LiveChange } from '@forecourt/contract/live';
 
 export interface SseRequest {
   url: string;
@@ -43,7 +44,7 @@ export async function startSseServer({ retryMs = 20 }: { retryMs?: number } = {}
   };
 
   return {
-    url: `http://127.0.0.1:${port}/api/live`,
+    url: `http://127.0.0.1:${port}${LIVE_PATH}`,
     requests,
     /** Streams open right now. */
     openCount: () => open.size,
@@ -51,13 +52,13 @@ export async function startSseServer({ retryMs = 20 }: { retryMs?: number } = {}
     async requestCount(count: number) {
       while (requests.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
     },
-    /** One `event: change` message carrying these changes (wire JSON), with the last one's id. */
-    change(changes: Array<Record<string, unknown>>) {
+    /** One `event: change` message carrying these changes (the contract's codec), with the last one's id. */
+    change(changes: LiveChange[]) {
       const id = changes.at(-1)?.id;
-      write(`id: ${id}\nevent: change\ndata: ${JSON.stringify(changes)}\n\n`);
+      write(`id: ${id}\nevent: change\ndata: ${encodeChanges(changes)}\n\n`);
     },
     reset(cursor: number) {
-      write(`id: ${cursor}\nevent: reset\ndata: ${JSON.stringify({ id: cursor })}\n\n`);
+      write(`id: ${cursor}\nevent: reset\ndata: ${encodeReset({ id: cursor })}\n\n`);
     },
     ping() {
       write(': ping\n\n');

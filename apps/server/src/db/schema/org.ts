@@ -149,6 +149,11 @@ export const users = pgTable(
     emailMinSeverity: text('email_min_severity'),
     /** Set by an agent: no sign-in, every token refused (docs/product.md#fleet-administration). */
     disabledAt: ts('disabled_at'),
+    /**
+     * Tokens whose session began before this are refused: set by a trigger when the user is disabled, so a
+     * re-enabled user's old tokens stay dead (docs/decisions/0004-accounts-and-passwords.md).
+     */
+    tokensValidAfter: ts('tokens_valid_after'),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [

@@ -14,7 +14,6 @@ import {
   TokenAuthRequestSchema,
   TokenResponseSchema,
   TokenVerifyRequestSchema,
-  tooManyLoginAttempts,
 } from '@forecourt/contract/auth';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { MESSAGES } from '@forecourt/contract/validation';
@@ -22,10 +21,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, forbidden, tooManyRequests, unauthorized } from '../../lib/errors.ts';
+import { guardAttempt } from '../../lib/sign-in-guard.ts';
 import { extractToken } from '../../plugins/auth.ts';
-import { ACCOUNT_DISABLED } from '../../services/accounts.ts';
 import { verifyPassword, warmUpPasswords } from '../../services/passwords.ts';
-import { SESSION_TTL_S } from '../../services/tokens.ts';
 
 const MessagesResultSchema = AuthResultSchema.omit({ token: true });
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 429: ErrorBodySchema };
@@ -39,35 +37,31 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   const limits = app.signInLimits;
 
-  const limited = (reply: FastifyReply, ms: number) => {
-    const minutes = Math.max(1, Math.ceil(ms / 60_000));
-    reply.header('retry-after', Math.ceil(ms / 1000));
-    return tooManyRequests(tooManyLoginAttempts(minutes));
-  };
-
-  /** 429 when `account` may not try from this address now, else waits out the account's delay. */
-  async function guard(request: FastifyRequest, reply: FastifyReply, account: string, scope: string) {
-    const verdict = await limits.check(account, request.ip, scope);
-    if (verdict.blockedMs > 0) throw limited(reply, verdict.blockedMs);
-    if (verdict.delayMs > 0) await new Promise((r) => setTimeout(r, verdict.delayMs));
-  }
+  const guard = (request: FastifyRequest, reply: FastifyReply, account: string, scope: string) =>
+    guardAttempt(limits, request, reply, account, scope);
 
   /**
-   * Checks the limits, then the password; a failure counts against the account (username and email are one:
-   * the user id) and the address (services/sign-in-limits.ts).
+   * Checks the limits, then the password; the attempt stays counted against the account (username and email
+   * are one: the user id) and the address unless it succeeds (services/sign-in-limits.ts). A disabled account
+   * answers exactly as a wrong password does.
    */
   async function signIn(request: FastifyRequest, reply: FastifyReply, login: string, password: string) {
     const user = await users.findByLogin(login);
     const account = user ? `user:${user.id}` : `login:${login.toLowerCase()}`;
     await guard(request, reply, account, 'login');
     const ok = await verifyPassword(user?.passwordHash, password);
-    if (!user || !ok) {
-      await limits.failed(account, request.ip, 'login');
-      return null;
-    }
+    if (!user || !ok || user.disabled) return null;
     await limits.succeeded(account, request.ip, 'login');
-    if (user.disabled) throw unauthorized(ACCOUNT_DISABLED);
     return user;
+  }
+
+  /** At most REGISTER_LIMITS.perAddressPerHour registrations from one address an hour, else 429. */
+  async function registrationLimit(request: FastifyRequest, reply: FastifyReply) {
+    const blockedMs = await limits.registration(request.ip);
+    if (blockedMs > 0) {
+      reply.header('retry-after', Math.ceil(blockedMs / 1000));
+      throw tooManyRequests(REGISTER_TEXTS.tooMany(Math.max(1, Math.ceil(blockedMs / 60_000))));
+    }
   }
 
   const closedRegistration = async () => {
@@ -86,7 +80,6 @@ export async function authRoutes(fastify: FastifyInstance) {
   async function requestPassword(request: FastifyRequest, reply: FastifyReply, email: string) {
     const account = `email:${email.trim().toLowerCase()}`;
     await guard(request, reply, account, 'reset');
-    await limits.failed(account, request.ip, 'reset');
     // The answer never depends on the address: the work happens after it, off the request.
     accounts.requestPasswordReset(email);
     return { data: { messages: [AUTH_TEXTS.resetRequested] }, redirect: AUTH_REDIRECTS.resetRequested };
@@ -101,7 +94,6 @@ export async function authRoutes(fastify: FastifyInstance) {
     await guard(request, reply, 'token', 'reset');
     const state = await accounts.resetPassword(body.reset_password_token!, password);
     if (!state.ok) {
-      await limits.failed('token', request.ip, 'reset');
       const reason = {
         unknown: RESET_TEXTS.tokenInvalid,
         used: RESET_TEXTS.tokenUsed,
@@ -109,6 +101,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       };
       throw badRequest(reason[state.reason]);
     }
+    await limits.release('token', request.ip, 'reset');
     return { data: { messages: [AUTH_TEXTS.passwordChanged] }, redirect: AUTH_REDIRECTS.passwordChanged };
   }
 
@@ -138,11 +131,22 @@ export async function authRoutes(fastify: FastifyInstance) {
     tags: ['auth'],
     summary: 'Create an account (form or simple variant) and sign in',
     body: RegisterRequestSchema,
-    response: { 200: AuthResultSchema, 400: ErrorBodySchema, 403: ErrorBodySchema, 409: ErrorBodySchema },
+    response: {
+      200: AuthResultSchema,
+      400: ErrorBodySchema,
+      403: ErrorBodySchema,
+      409: ErrorBodySchema,
+      429: ErrorBodySchema,
+    },
   };
-  app.post('/api/auth/register', { schema: registerSchema, preValidation: closedRegistration }, (request) =>
-    accounts.register(request.body),
-  );
+  const register = async (
+    request: FastifyRequest<{ Body: z.infer<typeof RegisterRequestSchema> }>,
+    reply: FastifyReply,
+  ) => {
+    await registrationLimit(request, reply);
+    return accounts.register(request.body);
+  };
+  app.post('/api/auth/register', { schema: registerSchema, preValidation: closedRegistration }, register);
 
   const logoutSchema = {
     tags: ['auth'],
@@ -216,9 +220,10 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
   );
 
-  // Reading B's refresh (as in djangorestframework-jwt): a valid token buys a new one of the same lifetime
-  // (12 h, or 30 days after remember-me), so a wall screen (`?kiosk=1`) never signs itself out. The old token
-  // stays valid until its own expiry; a revoked, expired or pre-password-change token gets nothing.
+  // Reading B's refresh (as in djangorestframework-jwt): a valid token buys a new one of the same session, so a
+  // wall screen (`?kiosk=1`) stays signed in until its session ends (12 h, or 30 days after remember-me):
+  // refreshing never extends a session. The old token stays valid until its own expiry; a revoked, expired or
+  // pre-password-change token, or one of a session that was logged out, gets nothing.
   app.post(
     '/api-token-refresh/',
     {
@@ -240,17 +245,11 @@ export async function authRoutes(fastify: FastifyInstance) {
           result.signature ? (result.expired ? SIGNATURE_EXPIRED : TOKEN_DECODE_FAILED) : result.message,
         );
       }
-      const { claims, principal } = result;
-      const rememberMe = claims.exp - claims.iat > SESSION_TTL_S;
-      return {
-        token: app.tokens.sign({ id: principal.userId, username: principal.username }, rememberMe).token,
-      };
+      return { token: accounts.refresh(result.claims, result.principal) };
     },
   );
 
-  app.post('/auth/sign-up', { schema: registerSchema, preValidation: closedRegistration }, (request) =>
-    accounts.register(request.body),
-  );
+  app.post('/auth/sign-up', { schema: registerSchema, preValidation: closedRegistration }, register);
   app.post(
     '/auth/sign-out',
     { schema: { ...logoutSchema, body: z.object({ token: z.string().optional() }).nullish() } },

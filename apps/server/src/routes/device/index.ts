@@ -25,8 +25,6 @@ import { parseBatch } from './parse-batch.ts';
 const PREFIX = '/api/device/v1';
 /** A full batch of 10,000 items is a few MB of JSON. */
 const WRITE_BODY_LIMIT = 8 * 1024 * 1024;
-/** Devices call every few seconds: their requests are logged only when something goes wrong. */
-const DEVICE_LOG_LEVEL = 'warn';
 const RETIRED_TOKEN = 'This device token is no longer valid: it was rotated.';
 const deviceErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema };
 /** Batches are checked item by item in the handler (parseBatch) to name the bad index; the schema documents them. */
@@ -53,7 +51,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
       `${PREFIX}/${path}`,
       {
         onRequest: app.deviceAuth,
-        logLevel: DEVICE_LOG_LEVEL,
         bodyLimit: WRITE_BODY_LIMIT,
         validatorCompiler: passThrough,
         schema: {
@@ -71,6 +68,7 @@ export async function deviceRoutes(fastify: FastifyInstance) {
       async (request, reply) => {
         const items = parseBatch(item, request.body, MAX_BATCH);
         const accepted = await store(request.device!, items, new Date(), Array.isArray(request.body));
+        app.metrics.deviceWrites(path, accepted);
         if (invalidates) app.placeChanged({ siteId: request.device!.siteId });
         return reply.status(202).send({ accepted });
       },
@@ -127,7 +125,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     `${PREFIX}/me`,
     {
       onRequest: app.deviceAuth,
-      logLevel: DEVICE_LOG_LEVEL,
       schema: {
         tags,
         security,
@@ -154,7 +151,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     `${PREFIX}/commands`,
     {
       onRequest: app.deviceAuth,
-      logLevel: DEVICE_LOG_LEVEL,
       schema: {
         tags,
         security,
@@ -198,7 +194,6 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     `${PREFIX}/commands/:id/ack`,
     {
       onRequest: app.deviceAuth,
-      logLevel: DEVICE_LOG_LEVEL,
       schema: {
         tags,
         security,

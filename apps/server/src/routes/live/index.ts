@@ -2,6 +2,7 @@ import { ErrorBodySchema } from '@forecourt/contract/common';
 import {
   LIVE_BATCH_MS,
   LIVE_HEARTBEAT_MS,
+  LIVE_MAX_STREAMS_PER_ADDRESS,
   LIVE_MAX_STREAMS_PER_USER,
   LIVE_PATH,
   LiveQuerySchema,
@@ -12,7 +13,7 @@ import { z } from 'zod';
 import { DatabaseUnavailableError } from '../../lib/db-unavailable.ts';
 import { badRequest, tooManyRequests, unauthorized, unavailable } from '../../lib/errors.ts';
 import { extractToken } from '../../plugins/auth.ts';
-import { createLiveStreams, registerLiveStreams } from '../../services/live-streams.ts';
+import { createLiveStreams, registerLiveStreams } from '../../services/live/hub.ts';
 
 /** How long a stream waits for the change feed's first read (a node that just started) before answering 503. */
 const FEED_READY_TIMEOUT_MS = 5_000;
@@ -34,8 +35,8 @@ function lastEventId(request: FastifyRequest, query: string | undefined): number
 
 /**
  * `GET /api/live` (docs/product.md "Live updates"): the changes in the caller's scope as server-sent events, resumed
- * after `Last-Event-ID`. The streams of this node live in services/live-streams.ts; this route authenticates,
- * reads the resume point, enforces the per-user cap and hands the socket over.
+ * after `Last-Event-ID`. The streams of this node live in services/live/ (hub.ts); this route authenticates,
+ * reads the resume point, enforces the per-user and per-address caps and hands the socket over.
  */
 export async function liveRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -44,6 +45,7 @@ export async function liveRoutes(fastify: FastifyInstance) {
     checkToken: (token) => app.accounts.checkToken(token),
     forgetPrincipal: (userId) => app.repos.principals.forget(userId),
     log: app.log.child({ service: 'live' }),
+    settings: { maxPerAddress: app.config.LIVE_MAX_STREAMS_PER_ADDRESS },
   });
   registerLiveStreams(app.feed, streams);
   // Open streams would hold the shutdown: they end before the server stops listening.
@@ -91,7 +93,8 @@ export async function liveRoutes(fastify: FastifyInstance) {
           '`event: reset` with `data: {"id":<cursor>}`: refetch everything, changes follow from there. The',
           'stream ends when its token is revoked or expires, the user is disabled or changes password, or the',
           `client reads too slowly (it reconnects and resumes). At most ${LIVE_MAX_STREAMS_PER_USER} open streams`,
-          'per user on one node: one more is answered 429.',
+          `per user and ${LIVE_MAX_STREAMS_PER_ADDRESS} (by default) per client address on one node: one more is`,
+          'answered 429.',
         ].join(' '),
         querystring: LiveQuerySchema,
         response: {
@@ -119,11 +122,15 @@ export async function liveRoutes(fastify: FastifyInstance) {
         token: extractToken(request, app.config.AUTH_HEADER)!,
         raw: reply.raw,
         after,
+        // The socket's peer, or the client X-Forwarded-For names when the peer is a proxy TRUST_PROXY trusts.
+        address: request.ip,
       });
       if (!opened.ok) {
         if (opened.reason === 'closing') throw unavailable('The server is shutting down; connect again.');
         throw tooManyRequests(
-          `Too many live streams: at most ${streams.settings.maxPerUser} open at once per user; close one first.`,
+          opened.per === 'user'
+            ? `Too many live streams: at most ${opened.max} open at once per user; close one first.`
+            : `Too many live streams: at most ${opened.max} open at once from one address; close one first.`,
         );
       }
       const { stream } = opened;

@@ -4,17 +4,21 @@ import {
   AVATAR_DATA_URL,
   AVATAR_TEXTS,
   ChangePasswordSchema,
+  CURRENT_PASSWORD_FIELD,
   CurrentUserSchema,
+  currentPasswordOf,
   PROFILE_TEXTS,
   UpdateProfileSchema,
   UserSitesResponseSchema,
 } from '@forecourt/contract/users';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest, conflict, notFound, unauthorized } from '../../lib/errors.ts';
+import { guardAttempt } from '../../lib/sign-in-guard.ts';
 import { parseId } from '../../plugins/scope.ts';
 import type { UserProfile } from '../../repositories/user-repository.ts';
+import { verifyPassword } from '../../services/passwords.ts';
 
 const SIGNATURES: Record<string, (b: Buffer) => boolean> = {
   png: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
@@ -50,6 +54,24 @@ export async function userRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { users, principals } = app.repos;
 
+  /**
+   * The caller's password now, checked as a sign-in is (services/sign-in-limits.ts): missing → 400 naming
+   * current_password, wrong → 400 and counted as a failed sign-in of the account, too many → 429.
+   */
+  async function checkCurrentPassword(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    given: string | undefined,
+  ) {
+    if (!given) throw badRequest(`${CURRENT_PASSWORD_FIELD}: ${PROFILE_TEXTS.currentPasswordRequired}`);
+    const user = await users.findById(request.principal!.userId);
+    if (!user) throw unauthorized('User not found.');
+    const account = `user:${user.id}`;
+    await guardAttempt(app.signInLimits, request, reply, account);
+    if (!(await verifyPassword(user.passwordHash, given))) throw badRequest(PROFILE_TEXTS.oldPasswordWrong);
+    await app.signInLimits.succeeded(account, request.ip);
+  }
+
   const profileOf = async (userId: number) => {
     const profile = await users.profile(userId);
     if (!profile) throw unauthorized('User not found.');
@@ -77,15 +99,22 @@ export async function userRoutes(fastify: FastifyInstance) {
         ...auth,
         summary: 'Change name, email or avatar; answers the updated user',
         body: UpdateProfileSchema,
-        response: { 200: CurrentUserSchema, ...errors, 409: ErrorBodySchema },
+        response: { 200: CurrentUserSchema, ...errors, 409: ErrorBodySchema, 429: ErrorBodySchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const userId = request.principal!.userId;
       const { name, fullName, email, avatar } = request.body;
       if (avatar?.startsWith('data:') && !isRealImage(avatar)) throw badRequest(AVATAR_TEXTS.invalid);
-      if (email !== undefined && (await users.emailTaken(email, userId)))
+      // One namespace: the email may be no other account's email nor username.
+      if (email !== undefined && (await users.loginNameTaken(email, userId)))
         throw conflict(PROFILE_TEXTS.emailTaken);
+      if (email !== undefined) {
+        const user = await users.findById(userId);
+        if (user && user.email.toLowerCase() !== email.toLowerCase()) {
+          await checkCurrentPassword(request, reply, request.body.current_password);
+        }
+      }
       try {
         await users.updateProfile(userId, {
           name: fullName ?? name,
@@ -109,12 +138,12 @@ export async function userRoutes(fastify: FastifyInstance) {
         ...auth,
         summary: 'Change the password; answers a fresh token (older tokens stop working)',
         body: ChangePasswordSchema,
-        response: { 200: AuthResultSchema, ...errors },
+        response: { 200: AuthResultSchema, ...errors, 429: ErrorBodySchema },
       },
     },
-    async (request) => {
-      const old = request.body.old_password ?? request.body.oldPassword;
-      const token = await app.accounts.changePassword(request.claims!, old, request.body.password);
+    async (request, reply) => {
+      await checkCurrentPassword(request, reply, currentPasswordOf(request.body));
+      const token = await app.accounts.changePassword(request.claims!, request.body.password);
       return { token, data: { messages: [AUTH_TEXTS.passwordChanged] } };
     },
   );

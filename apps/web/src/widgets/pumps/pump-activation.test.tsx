@@ -1,3 +1,4 @@
+import type { LiveChange } from '@forecourt/contract/live';
 import type { Pump } from '@forecourt/contract/pumps';
 import type { Command } from '@forecourt/contract/terminals';
 import { notifications } from '@mantine/notifications';
@@ -54,7 +55,7 @@ async function openStream(client: Parameters<typeof startLiveStream>[0]['client'
 }
 
 /** The device's word on pump 1 of the site, as the server streams it. */
-const pumpChange = (id: number) => ({
+const pumpChange = (id: number): LiveChange => ({
   id,
   kind: 'pump',
   agent_id: 7,

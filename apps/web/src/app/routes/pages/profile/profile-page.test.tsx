@@ -52,6 +52,7 @@ describe('profile page', () => {
     const form = within(passwordForm());
     const password = form.getByLabelText('New Password');
     const confirm = form.getByLabelText('Confirm Password');
+    await u.type(form.getByLabelText(/^Current password/), 'demo1234');
     await u.click(password);
     await u.click(confirm);
     await u.tab();
@@ -80,6 +81,7 @@ describe('profile page', () => {
     await u.type(form.getByLabelText('Full name'), 'Samantha Site');
     await u.clear(form.getByLabelText('Email address'));
     await u.type(form.getByLabelText('Email address'), 'samantha@forecourt.local');
+    await u.type(form.getByLabelText(/^Current password/), 'demo1234');
     await u.click(form.getByRole('button', { name: 'Save profile' }));
     const hooray = await form.findByRole('status');
     expect(hooray).toHaveTextContent('Hooray!');
@@ -87,6 +89,7 @@ describe('profile page', () => {
     expect(api.find('POST', '/api/user/update/')[0]?.body).toEqual({
       name: 'Samantha Site',
       email: 'samantha@forecourt.local',
+      current_password: 'demo1234',
     });
     expect(sessionStore.get().user?.name).toBe('Samantha Site');
     expect(screen.getByTestId('profile-name')).toHaveTextContent('Samantha Site');
@@ -120,6 +123,7 @@ describe('profile page', () => {
     const form = within(profileForm());
     await u.clear(form.getByLabelText('Email address'));
     await u.type(form.getByLabelText('Email address'), 'agent@forecourt.local');
+    await u.type(form.getByLabelText(/^Current password/), 'demo1234');
     await u.click(form.getByRole('button', { name: 'Save profile' }));
     const alert = await form.findByRole('alert');
     expect(alert).toHaveTextContent('Oh snap!');
@@ -137,18 +141,49 @@ describe('profile page', () => {
     });
     const { user: u } = renderProfile();
     const form = within(passwordForm());
-    await u.type(form.getByLabelText('Current password (optional)'), 'demo1234');
+    await u.type(form.getByLabelText(/^Current password/), 'demo1234');
     await u.type(form.getByLabelText('New Password'), 'newpass1');
     await u.type(form.getByLabelText('Confirm Password'), 'newpass1');
     await u.click(form.getByRole('button', { name: 'Change password' }));
     expect(await form.findByText('Your password has been successfully changed.')).toBeInTheDocument();
     expect(api.find('POST', '/api/user/change/password/')[0]?.body).toEqual({
-      old_password: 'demo1234',
+      current_password: 'demo1234',
       password: 'newpass1',
       confirmPassword: 'newpass1',
     });
     expect(sessionStore.get().token).toBe(fresh);
     expect(form.getByLabelText('New Password')).toHaveValue('');
+  });
+
+  it('asks for the current password before an email change, and never sends the change without it', async () => {
+    const api = mockFetch({
+      'POST /api/user/update/': (req) => json({ ...user, ...(req.body as object), avatar: user.avatar }),
+    });
+    const { user: u } = renderProfile();
+    const form = within(profileForm());
+    await u.clear(form.getByLabelText('Email address'));
+    await u.type(form.getByLabelText('Email address'), 'sam@forecourt.local');
+    await u.click(form.getByRole('button', { name: 'Save profile' }));
+    expect(await form.findByText('Current password is required.')).toBeInTheDocument();
+    expect(api.find('POST', '/api/user/update/')).toHaveLength(0);
+    await u.type(form.getByLabelText(/^Current password/), 'demo1234');
+    await u.click(form.getByRole('button', { name: 'Save profile' }));
+    await form.findByText('Your profile has been successfully updated.');
+    expect(api.find('POST', '/api/user/update/')[0]?.body).toMatchObject({ current_password: 'demo1234' });
+    expect(form.getByLabelText(/^Current password/)).toHaveValue('');
+  });
+
+  it('the password form needs the current password', async () => {
+    const api = mockFetch({});
+    const { user: u } = renderProfile();
+    const form = within(passwordForm());
+    await u.type(form.getByLabelText('New Password'), 'newpass1');
+    await u.type(form.getByLabelText('Confirm Password'), 'newpass1');
+    await u.click(form.getByLabelText(/^Current password/));
+    await u.tab();
+    expect(await form.findByText('Current password is required.')).toBeInTheDocument();
+    expect(form.getByRole('button', { name: 'Change password' })).toBeDisabled();
+    expect(api.find('POST', '/api/user/change/password/')).toHaveLength(0);
   });
 
   it('is reachable at #/profile inside the app', async () => {

@@ -26,6 +26,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft, IconPhoto, IconTrash } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -39,11 +40,15 @@ import { isApiError } from '../../../../lib/api-client.ts';
 import { setToken, setUser, useSession } from '../../../../lib/auth/session.ts';
 import { NotificationsSection } from './notifications-section.tsx';
 
-/** The profile form: the contract's field rules, with the email required as on registration. */
+/**
+ * The profile form: the contract's field rules, with the email required as on registration. The current
+ * password is asked for when the email changes (the server refuses the change without it).
+ */
 export const ProfileFormSchema = z.object({
   name: fullNameField,
   email: emailField,
   avatar: AvatarSchema,
+  current_password: z.string().optional(),
 });
 type ProfileForm = z.input<typeof ProfileFormSchema>;
 
@@ -52,6 +57,12 @@ interface Outcome {
   messages: string[];
 }
 const none: Outcome = { errors: [], messages: [] };
+
+/** A contract message in the console's language: the profile's own texts here, the shared ones in i18n. */
+function translateProfileMessage(t: TFunction, message: string | undefined): string {
+  if (message === PROFILE_TEXTS.currentPasswordRequired) return t('PROFILE_CURRENT_PASSWORD_REQUIRED');
+  return translateMessage(t, message);
+}
 
 function failure(error: unknown): Outcome {
   if (isApiError(error)) {
@@ -116,21 +127,28 @@ function ProfileEditForm({ user }: { user: CurrentUser }) {
   const form = useForm<ProfileForm, unknown, z.output<typeof ProfileFormSchema>>({
     resolver: zodResolver(ProfileFormSchema),
     mode: 'onTouched',
-    defaultValues: { name: user.name, email: user.email, avatar: user.avatar ?? '' },
+    defaultValues: { name: user.name, email: user.email, avatar: user.avatar ?? '', current_password: '' },
   });
-  const { register, handleSubmit, formState, setValue, watch, reset } = form;
+  const { register, handleSubmit, formState, setValue, watch, reset, setError } = form;
   const avatar = watch('avatar');
+  const emailChanges = (watch('email') ?? '').trim().toLowerCase() !== user.email.toLowerCase();
   const error = (name: keyof ProfileForm) =>
-    translateMessage(t, formState.errors[name]?.message) || undefined;
+    translateProfileMessage(t, formState.errors[name]?.message) || undefined;
 
   const onSubmit = handleSubmit(async (values) => {
     setOutcome(none);
+    const changesEmail = values.email.toLowerCase() !== user.email.toLowerCase();
+    if (changesEmail && !values.current_password) {
+      setError('current_password', { message: PROFILE_TEXTS.currentPasswordRequired }, { shouldFocus: true });
+      return;
+    }
     try {
       const body: Record<string, unknown> = { name: values.name, email: values.email };
+      if (changesEmail) body.current_password = values.current_password;
       if (formState.dirtyFields.avatar) body.avatar = values.avatar || null;
       const updated = await updateProfile(body);
       setUser(updated);
-      reset({ name: updated.name, email: updated.email, avatar: updated.avatar ?? '' });
+      reset({ name: updated.name, email: updated.email, avatar: updated.avatar ?? '', current_password: '' });
       setOutcome({ errors: [], messages: [PROFILE_TEXTS.updated] });
     } catch (err) {
       setOutcome(failure(err));
@@ -165,6 +183,15 @@ function ProfileEditForm({ user }: { user: CurrentUser }) {
             autoComplete="email"
             {...register('email')}
             error={error('email')}
+          />
+          <PasswordInput
+            label={t('PROFILE_CURRENT_PASSWORD')}
+            description={t('PROFILE_CURRENT_PASSWORD_EMAIL')}
+            autoComplete="current-password"
+            required={emailChanges}
+            visibilityToggleButtonProps={{ 'aria-label': t('SHOW_PASSWORD') }}
+            {...register('current_password')}
+            error={error('current_password')}
           />
           <Input.Wrapper
             label={t('PROFILE_AVATAR')}
@@ -216,17 +243,18 @@ function PasswordChangeForm({ username }: { username: string }) {
   const form = useForm<PasswordForm, unknown, ChangePassword>({
     resolver: zodResolver(ChangePasswordSchema),
     mode: 'onTouched',
-    defaultValues: { old_password: '', password: '', confirmPassword: '' },
+    defaultValues: { current_password: '', password: '', confirmPassword: '' },
   });
   const { register, handleSubmit, formState, reset } = form;
   const error = (name: keyof PasswordForm) =>
-    translateMessage(t, formState.errors[name]?.message) || undefined;
+    translateProfileMessage(t, formState.errors[name]?.message) || undefined;
   const onSubmit = handleSubmit(async (values: ChangePassword) => {
     setOutcome(none);
     try {
       const result = await changePassword({
-        ...values,
-        old_password: values.old_password ? values.old_password : undefined,
+        current_password: values.current_password,
+        password: values.password,
+        confirmPassword: values.confirmPassword,
       });
       if (result.token) setToken(result.token);
       reset();
@@ -260,9 +288,10 @@ function PasswordChangeForm({ username }: { username: string }) {
           <PasswordInput
             label={t('PROFILE_CURRENT_PASSWORD')}
             autoComplete="current-password"
+            required
             visibilityToggleButtonProps={toggle}
-            {...register('old_password')}
-            error={error('old_password')}
+            {...register('current_password')}
+            error={error('current_password')}
           />
           <PasswordInput
             label={t('NEW_PASSWORD')}

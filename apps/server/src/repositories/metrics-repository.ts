@@ -1,0 +1,14 @@
+import type { Database } from '../db/client.ts';
+
+/** The counts /metrics reads from the database at each scrape: both use a partial or leading index. */
+export function createMetricsRepository(database: Database) {
+  return {
+    async backlog(): Promise<{ commandsQueued: number; deliveriesPending: number }> {
+      const [row] = await database.query<{ commands: number; mails: number }>(
+        `select (select count(*) from commands where state = 'queued')::int as commands,
+                (select count(*) from alert_mails where sent_at is null)::int as mails`,
+      );
+      return { commandsQueued: row?.commands ?? 0, deliveriesPending: row?.mails ?? 0 };
+    },
+  };
+}
