@@ -1,4 +1,4 @@
-// Import boundaries of the workspace, checked by `npm run lint` (see docs/decisions and STYLE.md).
+// Import boundaries of the workspace, checked by `npm run lint` (see docs/decisions/0009-import-boundaries.md).
 // A violation prints the rule name, the importing file and the imported one.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CHROMIUM_FLAGS, chromiumPath } from '@forecourt/test-support/chromium';
 import { portIn } from '@forecourt/test-support/ports';
+import { OFFLINE_PROVIDERS } from '@forecourt/test-support/server-process';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Config, type Flags, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
@@ -30,8 +31,6 @@ import { repoRoot, startServer } from './lib/server.ts';
  * paint's requests and tasks, last run of each page).
  * The last run's report of each page is written to `bench/results/lighthouse/<page>-<preset>.json`.
  */
-
-const NOWHERE = 'http://127.0.0.1:9';
 
 /** `--cpu N`: the mobile preset's CPU slowdown instead of Lighthouse's 4 (8: as on a machine half as fast). */
 let cpuSlowdown: number | undefined;
@@ -228,12 +227,7 @@ export async function benchLighthouse(argv = process.argv.slice(2)) {
     });
   }
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-bench-lighthouse-'));
-  const env = {
-    TILE_URL_ROAD: `${NOWHERE}/{z}/{x}/{y}.png`,
-    TILE_URL_SATELLITE: `${NOWHERE}/{z}/{y}/{x}`,
-    WEATHER_URL: NOWHERE,
-    GEO_URL: NOWHERE,
-  };
+  const env = OFFLINE_PROVIDERS;
   // A given port may be held for a while by an outgoing connection's TIME_WAIT (it is in the ephemeral
   // range): then the next pair of ports is tried.
   let server: Awaited<ReturnType<typeof startServer>> | undefined;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import { portIn } from '@forecourt/test-support/ports';
-import { stopChild, waitForHealth } from '@forecourt/test-support/server-process';
+import { OFFLINE_PROVIDERS, stopChild, waitForHealth } from '@forecourt/test-support/server-process';
 import { sleep } from '@forecourt/test-support/wait';
 import pg from 'pg';
 import { type BrowserLatency, browserLatency, browserMissing, median } from './lib/browser-live.ts';
@@ -24,15 +24,10 @@ const STREAMS_PER_USER = 20;
 const DEMO_RATE = 1 / 20;
 const HOST = '127.0.0.1';
 const CLK_TCK = 100;
-/** Where the servers' map tiles, weather and geocoding point: nowhere (refused at once), so no run reaches out. */
-const NOWHERE = 'http://127.0.0.1:9';
-const OFFLINE_ENV = {
+const SERVER_ENV = {
   // Every bench stream comes from this machine's one address: the per-address cap (80 by default) would refuse them.
   LIVE_MAX_STREAMS_PER_ADDRESS: '10000000',
-  TILE_URL_ROAD: `${NOWHERE}/{z}/{x}/{y}.png`,
-  TILE_URL_SATELLITE: `${NOWHERE}/{z}/{y}/{x}`,
-  WEATHER_URL: NOWHERE,
-  GEO_URL: NOWHERE,
+  ...OFFLINE_PROVIDERS,
 };
 
 interface Node {
@@ -695,7 +690,7 @@ export async function benchLive(argv = process.argv.slice(2)) {
         seed,
         port: await portIn(from, from + 9),
         cpus: serverCpu,
-        env: OFFLINE_ENV,
+        env: SERVER_ENV,
         readyTimeoutMs: 600_000,
       }).then((s) => asNode(s, label));
 

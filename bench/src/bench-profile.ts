@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchChromium } from '@forecourt/test-support/chromium';
+import { OFFLINE_PROVIDERS } from '@forecourt/test-support/server-process';
 import { SourceMapConsumer } from 'source-map-js';
 import { dashboards } from './lib/demo-sessions.ts';
 import { parseArgs, runIfMain, waitForQuiet } from './lib/report.ts';
@@ -21,8 +22,6 @@ import { repoRoot, startServer } from './lib/server.ts';
  * agent), `--runs N` (default 2), `--cpu N` (slowdown, default 4), `--seconds N` (default 7), `--top N` functions
  * per frame (default 6), `--no-build`, `--wait N` (seconds to wait for a quiet machine).
  */
-
-const NOWHERE = 'http://127.0.0.1:9';
 
 interface CallFrame {
   url: string;
@@ -101,12 +100,7 @@ export async function benchProfile(argv = process.argv.slice(2)) {
     dataDir,
     seed: 'demo',
     compiled: true,
-    env: {
-      TILE_URL_ROAD: `${NOWHERE}/{z}/{x}/{y}.png`,
-      TILE_URL_SATELLITE: `${NOWHERE}/{z}/{y}/{x}`,
-      WEATHER_URL: NOWHERE,
-      GEO_URL: NOWHERE,
-    },
+    env: OFFLINE_PROVIDERS,
   });
   const browser = await launchChromium();
   try {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { launchChromium } from '@forecourt/test-support/chromium';
+import { OFFLINE_PROVIDERS } from '@forecourt/test-support/server-process';
 import type { Browser, Page, Request, Route } from 'playwright-core';
 import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
@@ -26,8 +27,6 @@ import { repoRoot, startServer } from './lib/server.ts';
  * costs to produce them is bench:api's subject. Tiles and weather point at a closed local port, as on a
  * machine without network. Prints figures; asserts nothing.
  */
-
-const NOWHERE = 'http://127.0.0.1:9';
 
 interface Session {
   token: string;
@@ -401,12 +400,7 @@ export async function benchWeb(argv = process.argv.slice(2)) {
   const server = await startServer({
     dataDir,
     seed: 'demo',
-    env: {
-      TILE_URL_ROAD: `${NOWHERE}/{z}/{x}/{y}.png`,
-      TILE_URL_SATELLITE: `${NOWHERE}/{z}/{y}/{x}`,
-      WEATHER_URL: NOWHERE,
-      GEO_URL: NOWHERE,
-    },
+    env: OFFLINE_PROVIDERS,
   });
   const browser = await launchChromium();
   try {

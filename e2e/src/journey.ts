@@ -128,6 +128,15 @@ export async function apiSignIn(baseUrl: string, username: string, password = 'd
   return token;
 }
 
+/** A pump as `GET /api/site/{id}/pumps/` answers it, the fields the journeys read. */
+export interface SitePump {
+  id: number;
+  pump_no: number;
+  site: string;
+  status: number;
+  last_synapse_status: number;
+}
+
 /** GET an API path with a token; anything but 200 fails with the status and body. */
 export async function apiGet<T>(baseUrl: string, token: string, pathname: string): Promise<T> {
   const res = await fetch(`${baseUrl}${pathname}`, { headers: { Authorization: `JWT ${token}` } });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { apiGet, apiSignIn, eventually, journey, type Page, shot } from '../src/journey.ts';
+import { apiGet, apiSignIn, eventually, journey, type Page, type SitePump, shot } from '../src/journey.ts';
 
 /**
  * Acting on the fleet with the simulated devices running: a pump turned on goes pending and then ON
@@ -16,13 +16,6 @@ interface Site {
   title: string;
   company_id: number;
 }
-interface Pump {
-  id: number;
-  pump_no: number;
-  site: string;
-  status: number;
-  last_synapse_status: number;
-}
 interface Terminal {
   id: number;
   terminal_id: string;
@@ -32,14 +25,14 @@ interface Terminal {
 const get = <T>(pathname: string) => apiGet<T>(actions.server.url, token, pathname);
 
 /** A site whose terminals are all online (so the simulator runs them) with some pumps off. */
-async function liveSite(): Promise<{ site: Site; terminals: Terminal[]; pumps: Pump[] }> {
+async function liveSite(): Promise<{ site: Site; terminals: Terminal[]; pumps: SitePump[] }> {
   const user = await get<{ agent: number; companies: { id: number }[] }>('/api/user/');
   for (const company of user.companies) {
     const sites = await get<{ id: number; title: string }[]>(`/api/company/${company.id}/sites/`);
     for (const s of sites) {
       const terminals = await get<Terminal[]>(`/api/site/${s.id}/terminals/`);
       if (!terminals.length || terminals.some((x) => x.connectivity !== 'on')) continue;
-      const pumps = await get<Pump[]>(`/api/site/${s.id}/pumps/`);
+      const pumps = await get<SitePump[]>(`/api/site/${s.id}/pumps/`);
       if (pumps.filter((p) => p.status === 0 && p.last_synapse_status === 0).length < 3) continue;
       return { site: { id: s.id, title: s.title, company_id: company.id }, terminals, pumps };
     }
@@ -76,7 +69,7 @@ describe('actions on the fleet (simulator on)', () => {
 
     // A device may fail a command now and then (as real ones do): then the next pump is tried.
     const candidates = target.pumps.filter((x) => x.status === 0 && x.last_synapse_status === 0);
-    let switched: Pump | undefined;
+    let switched: SitePump | undefined;
     for (const pump of candidates.slice(0, 3)) {
       const tile = widget.getByRole('article', { name: `Pump ${pump.pump_no} – ${pump.site}` });
       const sw = tile.getByRole('switch', { name: `Pump ${pump.pump_no} switch` });
@@ -109,7 +102,7 @@ describe('actions on the fleet (simulator on)', () => {
       }
     }
     assert.ok(switched, 'one of three pumps was switched on');
-    const confirmed = await get<Pump[]>(`/api/site/${target.site.id}/pumps/`);
+    const confirmed = await get<SitePump[]>(`/api/site/${target.site.id}/pumps/`);
     assert.deepEqual(
       confirmed.filter((x) => x.id === switched.id).map((x) => [x.status, x.last_synapse_status]),
       [[1, 1]],

@@ -12,7 +12,7 @@ import {
   repoRoot,
   startServer,
 } from '../src/harness.ts';
-import { apiGet, apiSignIn, eventually, type Page, shot, signIn } from '../src/journey.ts';
+import { apiGet, apiSignIn, eventually, type Page, type SitePump, shot, signIn } from '../src/journey.ts';
 
 /**
  * Two server processes on one PostgreSQL database (docs/deploying.md "Several nodes on one PostgreSQL", decision 0015): the console
@@ -59,13 +59,6 @@ if (skip) console.log(`two-nodes: skipped — ${skip}`);
 /** How long the device's long-poll waits for a command (the device API allows up to 30 s). */
 const WAIT_S = 25;
 
-interface Pump {
-  id: number;
-  pump_no: number;
-  site: string;
-  status: number;
-  last_synapse_status: number;
-}
 interface DeviceCommand {
   id: number;
   kind: string;
@@ -83,7 +76,7 @@ describe('two nodes on one PostgreSQL', () => {
   let agentToken: string;
 
   /** The target: a pump that is off and confirmed off, its site, and the device token of its terminal. */
-  let target: { pump: Pump; companyId: number; siteId: number; terminalId: number; deviceToken: string };
+  let target: { pump: SitePump; companyId: number; siteId: number; terminalId: number; deviceToken: string };
 
   const A = () => nodeA!.url;
   const B = () => nodeB!.url;
@@ -140,7 +133,7 @@ describe('two nodes on one PostgreSQL', () => {
     for (const company of user.companies) {
       const sites = await apiGet<{ id: number }[]>(A(), agentToken, `/api/company/${company.id}/sites/`);
       for (const site of sites) {
-        const pumps = await apiGet<Pump[]>(A(), agentToken, `/api/site/${site.id}/pumps/`);
+        const pumps = await apiGet<SitePump[]>(A(), agentToken, `/api/site/${site.id}/pumps/`);
         const off = pumps.filter((p) => p.status === 0 && p.last_synapse_status === 0);
         if (!off.length) continue;
         const terminals = await apiGet<{ id: number }[]>(A(), agentToken, `/api/site/${site.id}/terminals/`);
@@ -259,7 +252,7 @@ describe('two nodes on one PostgreSQL', () => {
     assert.ok(await live.isVisible(), 'node A stayed live throughout');
     await shot(p, 'two-nodes-confirmed', widget);
 
-    const pumps = await apiGet<Pump[]>(A(), agentToken, `/api/site/${target.siteId}/pumps/`);
+    const pumps = await apiGet<SitePump[]>(A(), agentToken, `/api/site/${target.siteId}/pumps/`);
     assert.deepEqual(
       pumps.filter((x) => x.id === pump.id).map((x) => [x.status, x.last_synapse_status]),
       [[1, 1]],

@@ -2,10 +2,9 @@ import { ErrorBodySchema } from '@forecourt/contract/common';
 import { SEVERITIES, severityOf, severityRank } from '@forecourt/contract/events';
 import { AlertSchema, AlertSiteSchema } from '@forecourt/contract/fleet';
 import { logApiPath } from '@forecourt/contract/log-paths';
-import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
+import { deviceCall, type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 
 const Alerts = z.array(AlertSchema);
@@ -32,17 +31,8 @@ describe.skipIf(postgresUnavailable)('alert lifecycle (docs/product.md#alert-lif
       url: `/api/alerts/${id}/ack/`,
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
-  const device = (token: string, payload: unknown) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/device/v1/events',
-      headers: { authorization: `Device ${token}` },
-      payload: payload as object,
-    });
-  const provision = async (terminalId: number) => {
-    const res = await t.as(agent, { method: 'POST', url: `/api/terminal/${terminalId}/device-token/` });
-    return DeviceTokenResponseSchema.parse(res.json()).token;
-  };
+  const device = (token: string, payload: unknown) => deviceCall(t, token, 'POST', 'events', payload);
+  const provision = (terminalId: number) => provisionDevice(t, agent, terminalId);
   /** The newest alert of a site, by state. */
   const alertAt = async (siteId: number, state: 'active' | 'cleared') => {
     const rows = await t.database.query<{ id: number | string }>(

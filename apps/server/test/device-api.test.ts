@@ -11,7 +11,13 @@ import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { hashDeviceToken } from '../src/services/device-tokens.ts';
-import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
+import {
+  deviceCall,
+  type FleetFixture,
+  fleetFixture,
+  provisionDevice,
+  settleCommands,
+} from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 
 type Method = 'GET' | 'POST';
@@ -25,18 +31,10 @@ describe.skipIf(postgresUnavailable)('device API', () => {
   let plain: string;
 
   const device = (token: string, method: Method, url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url: `/api/device/v1/${url}`,
-      headers: { authorization: `Device ${token}` },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+    deviceCall(t, token, method, url, payload);
   const count = async (sql: string, params: unknown[] = []) =>
     Number((await t.database.query<{ n: string | number }>(sql, params))[0].n);
-  const provision = async (terminalId: number) => {
-    const res = await t.as(agent, { method: 'POST', url: `/api/terminal/${terminalId}/device-token/` });
-    return DeviceTokenResponseSchema.parse(res.json()).token;
-  };
+  const provision = (terminalId: number) => provisionDevice(t, agent, terminalId);
 
   beforeAll(async () => {
     t = await buildTestApp();
@@ -475,16 +473,8 @@ describe.skipIf(postgresUnavailable)('device token rotation', () => {
   let agent: string;
 
   const device = (token: string, method: Method, url: string, payload?: unknown) =>
-    t.app.inject({
-      method,
-      url: `/api/device/v1/${url}`,
-      headers: { authorization: `Device ${token}` },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-  const provision = async (terminalId: number) => {
-    const res = await t.as(agent, { method: 'POST', url: `/api/terminal/${terminalId}/device-token/` });
-    return DeviceTokenResponseSchema.parse(res.json()).token;
-  };
+    deviceCall(t, token, method, url, payload);
+  const provision = (terminalId: number) => provisionDevice(t, agent, terminalId);
   /** Starts a long-poll with `token`; resolves, once the server holds it, with its pending answer. */
   const waitingPoll = async (token: string) => {
     const before = t.app.commands.waiting();

@@ -1,4 +1,6 @@
+import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import type { Database } from '../src/db/client.ts';
+import type { TestApp } from './helper.ts';
 
 async function one<T>(database: Database, sql: string, params: unknown[] = []): Promise<T> {
   const rows = await database.query<T>(sql, params);
@@ -127,4 +129,26 @@ export async function settleCommands(database: Database): Promise<void> {
   await database.query(
     `update commands set state = 'expired', completed_at = now() where state in ('queued', 'sent')`,
   );
+}
+
+/** A call to the device API (`/api/device/v1/<url>`) with a terminal's device token. */
+export function deviceCall(
+  t: TestApp,
+  token: string,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+) {
+  return t.app.inject({
+    method,
+    url: `/api/device/v1/${url}`,
+    headers: { authorization: `Device ${token}` },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+/** A terminal's device token, provisioned by a user who may (`POST /api/terminal/{id}/device-token/`). */
+export async function provisionDevice(t: TestApp, userToken: string, terminalId: number): Promise<string> {
+  const res = await t.as(userToken, { method: 'POST', url: `/api/terminal/${terminalId}/device-token/` });
+  return DeviceTokenResponseSchema.parse(res.json()).token;
 }

@@ -47,3 +47,17 @@ export async function stopChild(child: ChildProcess, graceMs = 20_000): Promise<
   await exited;
   clearTimeout(timer);
 }
+
+/** A closed local port: a request there is refused at once. */
+export const NOWHERE = 'http://127.0.0.1:9';
+
+/**
+ * The server's map tiles, weather and geocoding pointed at {@link NOWHERE}, so that no run reaches the internet
+ * and every run sees what a machine without network sees.
+ */
+export const OFFLINE_PROVIDERS = {
+  TILE_URL_ROAD: `${NOWHERE}/{z}/{x}/{y}.png`,
+  TILE_URL_SATELLITE: `${NOWHERE}/{z}/{y}/{x}`,
+  WEATHER_URL: NOWHERE,
+  GEO_URL: NOWHERE,
+};
