@@ -28,9 +28,6 @@ const ownChange = (c: ChangeInput): Change => ({
   at: new Date(),
 });
 
-/** How long a write waits at most for its change to pass this node's feed (docs/decisions/0016-write-path.md). */
-const SETTLE_MS = 2_000;
-
 export const nodeSyncPlugin = fp(
   async (app: FastifyInstance) => {
     const { repos } = app;
@@ -93,15 +90,11 @@ export const nodeSyncPlugin = fp(
       if (revoked) repos.revoked.reload();
     };
     const unsubscribe = app.feed.subscribe(apply);
-    // A write on this node returns once its changes have been applied here: when they have passed this node's feed,
-    // or, when the feed is not running yet (it starts once the transactions running at start-up have ended) or has not
-    // passed them within SETTLE_MS, by applying the write's own changes here now; the feed applies them again when
-    // it reaches them (dropping a cache twice is harmless). Live streams hear of them from the feed only.
-    const unsettle = repos.work.settleThrough(async ({ lastChangeId, changes }) => {
-      if (app.feed.isReady) {
-        app.feed.poke();
-        if (await app.feed.caughtUp(lastChangeId, SETTLE_MS)) return;
-      }
+    // A write on this node returns once its own changes have been applied here, by this same function, at once: a
+    // read right after it on this node is never stale. The feed applies them again when it reaches them (dropping a
+    // cache twice is harmless); live streams hear of them from the feed only. Waiting for the feed itself to pass
+    // them was measured and rejected (docs/decisions/0016-write-path.md).
+    const unsettle = repos.work.settleThrough(async ({ changes }) => {
       apply(changes.map(ownChange));
     });
     // While the server closes the feed stops: writes made meanwhile (the last heartbeats) do not wait for it.

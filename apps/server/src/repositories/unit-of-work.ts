@@ -7,9 +7,9 @@ import { CHANGE_CHANNEL, type ChangeInput } from './change-repository.ts';
  * who did what, and `tx.changed(...)` records the changes the nodes act on (caches, streams, long-polls). The audit
  * log and the change table are written here and nowhere else (`npm run lint` checks it).
  *
- * After the commit, a write that recorded changes waits until this node's change feed has handed them to its
- * subscribers (plugins/node-sync.ts drops the caches there): a read right after the write, on this node, never sees
- * a snapshot older than it. Other nodes drop theirs when the same change reaches their feed.
+ * After the commit, a write that recorded changes hands them to this node's `settle` (plugins/node-sync.ts applies
+ * them at once, dropping the caches): a read right after the write, on this node, never sees a snapshot older than
+ * it. Every node (this one again) applies them when they reach its change feed.
  */
 
 /** One audit entry: who (the user and its agent), what (action, entity, id), before and after. */
@@ -34,14 +34,14 @@ export type Tx = QueryFn & {
   changed(changes: ChangeInput | readonly ChangeInput[]): Promise<void>;
 };
 
-/** What waits for a committed write's changes to pass this node's feed: resolves when they have been applied. */
+/** What applies a committed write's changes on this node: resolves when they have been applied. */
 export type Settle = (write: { lastChangeId: number; changes: readonly ChangeInput[] }) => Promise<void>;
 
 const settlers = new WeakMap<Database, Settle>();
 
 /**
- * Makes every unit of work on `database` wait, after its commit, for `settle` (this node's feed reaching its last
- * change). Returns the function that stops it. Without one (no feed: migrations, seeding, scripts) nothing waits.
+ * Makes every unit of work on `database` call `settle` after its commit with the changes it recorded. Returns the
+ * function that stops it. Without one (no node: migrations, seeding, scripts) nothing is called.
  */
 export function settleWritesThrough(database: Database, settle: Settle): () => void {
   settlers.set(database, settle);
