@@ -15,6 +15,9 @@ const DEAD_TILES = 'http://127.0.0.1:9';
 const a11y = journey({
   timeout: 30_000,
   env: {
+    // The fleet holds still while pages are walked: with the simulator off, the default 5 minutes would turn every
+    // terminal offline part-way through a slow run, re-drawing markers and adding alerts behind the keyboard walk.
+    CONNECTIVITY_TIMEOUT: '1000h',
     TILE_URL_ROAD: `${DEAD_TILES}/road/{z}/{x}/{y}.png`,
     TILE_URL_SATELLITE: `${DEAD_TILES}/sat/{z}/{y}/{x}`,
   },

@@ -127,10 +127,8 @@ async function restartKeepsData(
   const companies = await agentCount(up.url);
   expect(companies).toBeGreaterThan(0);
   // The new database was created and seeded in a child process: the server itself never held its ~1 GB.
-  const peakKb = Number(
-    /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${first.child.pid}/status`, 'utf8'))?.[1],
-  );
-  expect(peakKb / 1024).toBeLessThan(500);
+  const firstPeakMb = peakMb(first.child.pid!);
+  if (NODE_MAJOR < 22) expect(firstPeakMb).toBeLessThan(500);
   first.child.kill(signals[0]);
   expect(await first.exited).toBe(0);
 
@@ -138,9 +136,19 @@ async function restartKeepsData(
   const again = await started(second);
   expect(again.seeded).toBe('kept:demo');
   expect(await agentCount(again.url)).toBe(companies);
+  // On every Node.js the first start peaks no higher than a start on existing data: newer V8s compile PGlite's
+  // WebAssembly with a transient peak of their own (docs/deploying.md, "Memory"), the same on both starts.
+  expect(firstPeakMb).toBeLessThan(peakMb(second.child.pid!) + 150);
   second.child.kill(signals[1]);
   expect(await second.exited).toBe(0);
   expect(second.stderr()).toBe('');
+}
+
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+
+/** The highest resident memory a process has had, in MB. */
+function peakMb(pid: number): number {
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 }
 
 describe.skipIf(process.env.FC_TEST_DB !== 'pglite')('the server process', () => {

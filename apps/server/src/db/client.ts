@@ -163,6 +163,12 @@ export function fromPool(pool: pg.Pool): Database {
     async transaction(fn) {
       const conn = await pool.connect();
       let failed: unknown;
+      // A checked-out connection has no pool listener: a database lost mid-transaction emits 'error' on it,
+      // which would end the process. The query under way rejects with it as well, so it is noted only.
+      const onError = (err: Error) => {
+        failed ??= err;
+      };
+      conn.on('error', onError);
       try {
         await conn.query(config('begin', []));
         const t = withNotifications(
@@ -179,6 +185,7 @@ export function fromPool(pool: pg.Pool): Database {
         failed = err;
         throw err;
       } finally {
+        conn.removeListener('error', onError);
         // A connection that failed mid-transaction (lost, timed out) is dropped, not reused.
         conn.release(failed !== undefined && isDatabaseUnavailable(failed) ? (failed as Error) : undefined);
       }
