@@ -1,7 +1,7 @@
 import type { AuditEntry } from '@forecourt/contract/admin';
 import type { Database } from '../db/client.ts';
 import { iso, num, Params } from './read-scope.ts';
-import { unitOfWork } from './unit-of-work.ts';
+import { type AuditEntry as AuditRecord, unitOfWork } from './unit-of-work.ts';
 
 export interface AuditFilters {
   limit: number;
@@ -57,16 +57,7 @@ export function createAuditRepository(database: Database) {
     },
 
     /** Records one change outside an administrative transaction (device-token provisioning). */
-    async record(entry: {
-      userId: number;
-      username: string;
-      agentId: number | null;
-      action: string;
-      entity: string;
-      entityId: number | null;
-      before: unknown;
-      after: unknown;
-    }): Promise<void> {
+    async record(entry: AuditRecord): Promise<void> {
       await unitOfWork(database, (tx) => tx.audit(entry));
     },
   };
