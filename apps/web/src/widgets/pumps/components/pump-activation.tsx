@@ -10,7 +10,7 @@ import { commandStateKey } from '../../../components/command-state.tsx';
 import {
   CommandTimelineDrawer,
   type CommandTimelineTarget,
-} from '../../../components/command-timeline/command-timeline.tsx';
+} from '../../../components/command-timeline/command-timeline-drawer.tsx';
 import { Link } from '../../../components/link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { commandQueries } from '../../../lib/api/commands.ts';

@@ -1,9 +1,11 @@
 import type { Pump } from '@forecourt/contract/pumps';
 import { type PumpState, pumpState } from '@forecourt/contract/rules';
-import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconHistory } from '@tabler/icons-react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { preloadCommandTimeline } from '../../../components/command-timeline/command-timeline-drawer.tsx';
+import { DeferredTooltip } from '../../../components/on-demand.tsx';
 import './pump-switch.css';
 
 const POSITION: Record<PumpState, 'top' | 'bottom' | 'middle'> = {
@@ -49,11 +51,11 @@ export function PumpTile({ pump, busy = false, onToggle, onHistory }: PumpTilePr
           {pump.status === 1 ? t('PUMP_ON') : t('PUMP_OFF')}
         </Text>
         {pending && (
-          <Tooltip label={stateText}>
+          <DeferredTooltip label={stateText}>
             <Text size="sm" className="fc-pump-marker" id={markerId} aria-label={stateText}>
               {t('PUMP_PENDING_MARK')}
             </Text>
-          </Tooltip>
+          </DeferredTooltip>
         )}
       </Group>
       <button
@@ -81,6 +83,8 @@ export function PumpTile({ pump, busy = false, onToggle, onHistory }: PumpTilePr
           aria-label={t('PUMP_HISTORY', { pump_no: pump.pump_no })}
           title={t('PUMP_HISTORY', { pump_no: pump.pump_no })}
           onClick={() => onHistory(pump)}
+          onPointerEnter={preloadCommandTimeline}
+          onFocus={preloadCommandTimeline}
         >
           <IconHistory size={16} />
         </ActionIcon>

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import {
   CommandTimelineDrawer,
   type CommandTimelineTarget,
-} from '../../../components/command-timeline/command-timeline.tsx';
+} from '../../../components/command-timeline/command-timeline-drawer.tsx';
 import { Link } from '../../../components/link.tsx';
 import { WidgetCard } from '../../../components/widget-card.tsx';
 import { commandQueries } from '../../../lib/api/commands.ts';
