@@ -44,9 +44,11 @@ export async function benchSoak(argv = process.argv.slice(2)) {
   const windowMin = Number(args.flags.get('window') ?? 5);
   const operators = Number(args.flags.get('operators') ?? 50);
   const factor = Number(args.flags.get('factor') ?? 10);
+  const warmupMin = Number(args.flags.get('warmup') ?? 1);
   const port = args.flags.has('port') ? Number(args.flags.get('port')) : undefined;
   if (!(minutes > 0) || !(windowMin > 0) || windowMin > minutes)
     throw new Error('--minutes and --window must be numbers above 0, the window at most the run');
+  if (!(warmupMin >= 0)) throw new Error('--warmup must be a number of minutes, 0 or more');
   const cores = os.cpus().length;
   const serverCpu = cores >= 2 ? '0' : undefined;
   const loadCpu = cores >= 2 ? '1' : undefined;
@@ -148,6 +150,17 @@ export async function benchSoak(argv = process.argv.slice(2)) {
       );
     }
     timers.push(setInterval(() => rssSamples.push(server.rssMb()), 5000));
+
+    // Warm-up, not measured: the first requests pay for compiling the server's code paths and filling its
+    // caches, which made the first window's p99 (the baseline) seconds instead of tens of milliseconds.
+    if (warmupMin > 0) {
+      console.log(`  warm-up: ${fmt(warmupMin, 1)} min, not measured`);
+      await new Promise((r) => setTimeout(r, warmupMin * 60_000));
+      latencies = [];
+      errors = 0;
+      errorKinds = {};
+      rssSamples = [];
+    }
 
     const windows: Window[] = [];
     const nWindows = Math.round(minutes / windowMin);
