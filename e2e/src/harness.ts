@@ -49,7 +49,8 @@ export async function startServer(
   child.stdout?.on('data', (d) => logs.push(String(d)));
   child.stderr?.on('data', (d) => logs.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, child, { timeoutMs: 90_000, intervalMs: 250, output: () => logs.join('') });
+  // A fresh PGlite data directory migrates and seeds first: on a loaded two-core machine that took over 90 s.
+  await waitForHealth(url, child, { timeoutMs: 240_000, intervalMs: 250, output: () => logs.join('') });
   return {
     url,
     dataDir,
