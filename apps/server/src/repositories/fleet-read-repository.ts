@@ -35,6 +35,24 @@ type ReadingRow = Row<
   | 'humidity_inside_cabinet'
 > & { site_title: SqlRow<typeof sites>['title']; site_number: SqlRow<typeof sites>['number'] };
 
+/** A terminal's connectivity at a moment (now, from the terminal row; or an event of the log), with its site. */
+export type ConnectivityDbRow = Row<typeof sites, 'title'> & {
+  site_id: SqlRow<typeof terminals>['site_id'];
+  terminal_id: SqlRow<typeof terminals>['id'];
+  number: SqlRow<typeof terminals>['terminal_no'];
+  status: string;
+  date: Date | string;
+};
+
+export const toConnectivity = (r: ConnectivityDbRow): Connectivity => ({
+  site_id: r.site_id,
+  title: r.title,
+  number: r.number,
+  status: r.status === 'on' ? 'on' : 'off',
+  date: iso(r.date)!,
+  terminal_id: r.terminal_id,
+});
+
 /** The polled dashboard reads: one statement each, so a shared snapshot costs one query. */
 export function createFleetReadRepository(database: Database) {
   const q = <T>(sql: string, params: unknown[]) => database.query<T>(sql, params);
@@ -55,15 +73,8 @@ export function createFleetReadRepository(database: Database) {
   return {
     /** One row per terminal: its current state and when it last changed; offline ones only if asked. */
     async connectivity(scope: ReadScope, opts: { offline: boolean; limit: number }): Promise<Connectivity[]> {
-      const rows = await q<
-        Row<typeof terminals, 'site_id' | 'connectivity'> &
-          Row<typeof sites, 'title'> & {
-            number: SqlRow<typeof terminals>['terminal_no'];
-            date: SqlRow<typeof terminals>['connectivity_changed_at'];
-            terminal_id: SqlRow<typeof terminals>['id'];
-          }
-      >(
-        `select t.site_id, s.title, t.terminal_no as number, t.connectivity, t.connectivity_changed_at as date,
+      const rows = await q<ConnectivityDbRow>(
+        `select t.site_id, s.title, t.terminal_no as number, t.connectivity as status, t.connectivity_changed_at as date,
                 t.id as terminal_id
            from terminals t join sites s on s.id = t.site_id
           where ${scopeColumn(scope, 't')} = $1 and t.decommissioned_at is null
@@ -72,14 +83,7 @@ export function createFleetReadRepository(database: Database) {
           limit $2`,
         [scope.id, opts.limit],
       );
-      return rows.map((r) => ({
-        site_id: r.site_id,
-        title: r.title,
-        number: r.number,
-        status: r.connectivity === 'on' ? 'on' : 'off',
-        date: iso(r.date)!,
-        terminal_id: r.terminal_id,
-      }));
+      return rows.map(toConnectivity);
     },
 
     /**

@@ -11,7 +11,16 @@ import type { Database } from '../db/client.ts';
 import type { connectivityEvents, pumpStatusEntries, telemetry } from '../db/schema/events.ts';
 import type { companies, pumps, sites, terminals } from '../db/schema/org.ts';
 import { type CommandDbRow, commandSelect, toCommand } from './command-read-model.ts';
-import { iso, type LogFilters, logPageSql, num, Params, type ReadScope, scopeColumn } from './read-scope.ts';
+import { type ConnectivityDbRow, toConnectivity } from './fleet-read-repository.ts';
+import {
+  cursorOf,
+  iso,
+  type LogFilters,
+  logPageSql,
+  Params,
+  type ReadScope,
+  scopeColumn,
+} from './read-scope.ts';
 import type { Row, SqlRow } from './rows.ts';
 import { SHOCK_COLUMNS, type ShockDbRow, toShock } from './shock-read-model.ts';
 
@@ -105,14 +114,12 @@ export function createLogRepository(database: Database) {
         terminal: 't',
       });
       const rows = await database.query<
-        Row<typeof connectivityEvents, 'id' | 'site_id' | 'terminal_id' | 'status' | 'at'> &
-          Row<typeof sites, 'title' | 'timezone'> & {
-            number: SqlRow<typeof terminals>['terminal_no'];
-            customer_name: SqlRow<typeof companies>['name'];
-          }
+        ConnectivityDbRow &
+          Row<typeof connectivityEvents, 'id'> &
+          Row<typeof sites, 'timezone'> & { customer_name: SqlRow<typeof companies>['name'] }
       >(
-        `select e.id, e.site_id, s.title, t.terminal_no as number, e.terminal_id, e.status, e.at, c.name as customer_name,
-                s.timezone
+        `select e.id, e.site_id, s.title, t.terminal_no as number, e.terminal_id, e.status, e.at as date,
+                c.name as customer_name, s.timezone
            from connectivity_events e
            join terminals t on t.id = e.terminal_id
            join sites s on s.id = e.site_id
@@ -121,14 +128,9 @@ export function createLogRepository(database: Database) {
         p.values,
       );
       return rows.map((r) => ({
-        id: num(r.id),
-        cursor: String(r.id),
-        site_id: r.site_id,
-        title: r.title,
-        number: r.number,
+        ...cursorOf(r.id),
+        ...toConnectivity(r),
         terminal_id: r.terminal_id,
-        status: r.status === 'on' ? 'on' : 'off',
-        date: iso(r.at)!,
         customer_name: r.customer_name,
         timezone: r.timezone,
       }));
@@ -199,8 +201,7 @@ export function createLogRepository(database: Database) {
         p.values,
       );
       return rows.map((r) => ({
-        id: num(r.id),
-        cursor: String(r.id),
+        ...cursorOf(r.id),
         pump_id: r.pump_id,
         pump_no: r.pump_no,
         created_at: iso(r.created_at)!,
@@ -229,8 +230,7 @@ export function createLogRepository(database: Database) {
       );
       return rows.map((r) => ({
         ...toShock(r),
-        id: num(r.id),
-        cursor: String(r.id),
+        ...cursorOf(r.id),
         site_title: r.site_title,
         site_number: r.site_number,
         timezone: r.timezone,
@@ -256,8 +256,7 @@ export function createLogRepository(database: Database) {
         p.values,
       );
       return rows.map((r) => ({
-        id: num(r.id),
-        cursor: String(r.id),
+        ...cursorOf(r.id),
         created_at: iso(r.at)!,
         terminal: { terminal_id: r.terminal_no, id: r.terminal_id },
         customer: r.site_title,

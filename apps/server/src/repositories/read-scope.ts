@@ -92,3 +92,6 @@ export function logPageSql(
 /** `where …` with `q` (search over `search`), `before` (cursor on `idCol`) and `limit`, newest first. */
 export const pageSql = (where: string[], p: Params, idCol: string, o: ListOptions, search: string[]) =>
   logPageSql(where, p, { limit: o.limit, before: o.before, q: o.q }, { id: idCol, time: idCol, search });
+
+/** The id of a log row and its paging cursor (the same id, as text). */
+export const cursorOf = (id: number | string) => ({ id: num(id), cursor: String(id) });

@@ -1,8 +1,8 @@
 import type { AdminSite } from '@forecourt/contract/admin';
 import type { Database, QueryFn } from '../db/client.ts';
-import type { sites } from '../db/schema/org.ts';
+import type { companies, sites } from '../db/schema/org.ts';
 import { type ListOptions, nullableNum, num, Params, pageSql } from './read-scope.ts';
-import { type ColumnOf, type Row, selectList } from './rows.ts';
+import { type ColumnOf, type Row, type SqlRow, selectList } from './rows.ts';
 import type { Tx } from './unit-of-work.ts';
 
 export interface SiteDetailRow {
@@ -51,21 +51,26 @@ export type ImportSiteRow = Row<
   'id' | 'company_id' | 'title' | 'number' | 'lat' | 'lng' | 'timezone' | 'address'
 >;
 
+/** A site's written fields as one array per column, in the order of the insert and the update below. */
+const fieldArrays = (rows: ReadonlyArray<Omit<AdminSite, 'id' | 'address'> & { address?: string | null }>) =>
+  (['company_id', 'title', 'number', 'lat', 'lng', 'timezone', 'address'] as const).map((k) =>
+    rows.map((s) => s[k] ?? null),
+  );
+
 /** The `sites` table. Decommissioned rows stay (the logs and the audit name them) but leave every list. */
 export function createSiteRepository(database: Database) {
   const query: QueryFn = database.query.bind(database);
   return {
     async detail(id: number): Promise<SiteDetailRow | null> {
-      const rows = await query<
+      const [r] = await query<
         Row<typeof sites, 'id' | 'title' | 'number' | 'company_id' | 'lat' | 'lng' | 'city' | 'timezone'> & {
-          company_name: string;
+          company_name: SqlRow<typeof companies>['name'];
         }
       >(
         `select s.id, s.title, s.number, s.company_id, c.name as company_name, s.lat, s.lng, s.city, s.timezone
            from sites s join companies c on c.id = s.company_id where s.id = $1`,
         [id],
       );
-      const r = rows[0];
       return r
         ? {
             id: r.id,
@@ -149,16 +154,7 @@ export function createSiteRepository(database: Database) {
                 with ordinality as u(c, t, n, la, ln, tz, a, o)
           order by u.o
          returning ${SITE_COLUMNS.join(', ')}`,
-        [
-          agentId,
-          rows.map((s) => s.company_id),
-          rows.map((s) => s.title),
-          rows.map((s) => s.number),
-          rows.map((s) => s.lat),
-          rows.map((s) => s.lng),
-          rows.map((s) => s.timezone),
-          rows.map((s) => s.address ?? null),
-        ],
+        [agentId, ...fieldArrays(rows)],
       );
     },
 
@@ -170,16 +166,7 @@ export function createSiteRepository(database: Database) {
            from unnest($1::int[], $2::int[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::text[],
                        $8::text[]) as u(id, c, t, n, la, ln, tz, a)
           where s.id = u.id`,
-        [
-          rows.map((s) => s.id),
-          rows.map((s) => s.company_id),
-          rows.map((s) => s.title),
-          rows.map((s) => s.number),
-          rows.map((s) => s.lat),
-          rows.map((s) => s.lng),
-          rows.map((s) => s.timezone),
-          rows.map((s) => s.address),
-        ],
+        [rows.map((s) => s.id), ...fieldArrays(rows)],
       );
     },
 

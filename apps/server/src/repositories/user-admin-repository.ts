@@ -60,12 +60,8 @@ const ROLE_FILTER: Record<AdminRole | 'none', string> = {
   none: `u.agent_id is null and ${NO_COMPANY} and not exists (select 1 from user_sites us where us.user_id = u.id)`,
 };
 
-/** A user to write: its account fields, and its role's agent (agent users) or null. */
-export interface UserFields {
-  username: string;
-  email: string;
-  name: string;
-}
+/** A user's account fields. */
+export type UserFields = Pick<AdminUser, 'username' | 'email' | 'name'>;
 
 /**
  * Users as an agent administers them: the `users` rows with their scope (`user_companies`, `user_sites`). Sign-in,

@@ -258,23 +258,21 @@ export function createFleetImportService(repos: Repositories) {
       }
     }
     const companyId = (key: string) => p.companies.get(key)!.id!;
+    const siteFields = (s: SiteState) => ({
+      company_id: companyId(s.companyKey),
+      title: s.title,
+      number: s.number,
+      lat: s.lat,
+      lng: s.lng,
+      timezone: s.timezone,
+      address: s.address,
+    });
 
     // Sites: new ones, then the changed ones.
     const sites = [...p.sites.values()];
     const created = sites.filter((s) => s.id === null);
     if (created.length) {
-      const rows = await repos.sites.insert(
-        tx,
-        actor.agentId,
-        created.map((s) => ({
-          company_id: companyId(s.companyKey),
-          title: s.title,
-          number: s.number,
-          lat: s.lat,
-          lng: s.lng,
-          timezone: s.timezone,
-        })),
-      );
+      const rows = await repos.sites.insert(tx, actor.agentId, created.map(siteFields));
       const byKey = new Map(rows.map((r) => [`${num(r.company_id)}\u0000${r.number}`, num(r.id)]));
       for (const s of created) {
         s.id = byKey.get(`${companyId(s.companyKey)}\u0000${s.number}`)!;
@@ -286,16 +284,7 @@ export function createFleetImportService(repos: Repositories) {
     if (updated.length) {
       await repos.sites.update(
         tx,
-        updated.map((s) => ({
-          id: s.id!,
-          company_id: companyId(s.companyKey),
-          title: s.title,
-          number: s.number,
-          lat: s.lat,
-          lng: s.lng,
-          timezone: s.timezone,
-          address: s.address,
-        })),
+        updated.map((s) => ({ id: s.id!, ...siteFields(s) })),
       );
       for (const s of updated) {
         audit.push(['update', 'site', s.id!, s.before, siteView(s, companyId(s.companyKey))]);

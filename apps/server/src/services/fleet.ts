@@ -13,10 +13,10 @@ import type {
 import type { ChangeInput } from '../repositories/change-repository.ts';
 import type { Repositories } from '../repositories/index.ts';
 import { toAdminPump } from '../repositories/pump-repository.ts';
-import { type ListOptions, num } from '../repositories/read-scope.ts';
+import { num } from '../repositories/read-scope.ts';
 import { toAdminSite } from '../repositories/site-repository.ts';
 import { toAdminTerminal } from '../repositories/terminal-repository.ts';
-import { type Actor, auditOf, fleetAt, sessionsOf } from './actor.ts';
+import { type Actor, auditOf, fleetAt, sessionsOf, type Tx } from './actor.ts';
 import { invalid, uniqueAs } from './domain-errors.ts';
 import {
   blockedByChildren,
@@ -53,14 +53,22 @@ export function createFleetService(repos: Repositories) {
       auditOf(actor, 'decommission', entity, id, before, null),
   });
 
+  /** A live company of the actor's, named by a field of the body; else the 400 naming it. */
+  async function companyOf(tx: Tx, actor: Actor, companyId: number) {
+    const company = await companies.byId(companyId, tx);
+    if (!company || !isOwnLive(company, actor.agentId)) throw noCompany(companyId);
+    return company;
+  }
+  /** A live site of the actor's, named by a field of the body; else the 400 naming it. */
+  async function siteOf(tx: Tx, actor: Actor, siteId: number) {
+    const site = await sites.byId(siteId, tx);
+    if (!site || !isOwnLive(site, actor.agentId)) throw noSite(siteId);
+    return site;
+  }
+
   return {
     companies: {
-      list: (agentId: number, o: ListOptions) => companies.list(agentId, o),
-
-      async get(agentId: number, id: number): Promise<Company> {
-        const row = ownLive(await companies.byId(id), agentId, 'company', id);
-        return { id: num(row.id), name: row.name };
-      },
+      ...reads(companies, 'company', (row): Company => ({ id: num(row.id), name: row.name })),
 
       async create(actor: Actor, body: { name: string }): Promise<Company> {
         return work
@@ -111,17 +119,12 @@ export function createFleetService(repos: Repositories) {
     },
 
     sites: {
-      list: (agentId: number, o: ListOptions & { companyId?: number }) => sites.list(agentId, o),
-
-      async get(agentId: number, id: number): Promise<AdminSite> {
-        return toAdminSite(ownLive(await sites.byId(id), agentId, 'site', id));
-      },
+      ...reads(sites, 'site', toAdminSite),
 
       async create(actor: Actor, body: SiteCreate): Promise<AdminSite> {
         return work
           .run(async (tx) => {
-            if (!isOwnLive(await companies.byId(body.company_id, tx), actor.agentId))
-              throw noCompany(body.company_id);
+            await companyOf(tx, actor, body.company_id);
             const site = toAdminSite((await sites.insert(tx, actor.agentId, [body]))[0]);
             await tx.audit(audited(actor).create('site', site.id, site));
             await tx.changed([fleetAt(actor.agentId, { companyId: site.company_id, siteId: site.id })]);
@@ -142,8 +145,7 @@ export function createFleetService(repos: Repositories) {
             const before = toAdminSite(row);
             const after = patched(before, body);
             const moves = after.company_id !== before.company_id;
-            if (moves && !isOwnLive(await companies.byId(after.company_id, tx), actor.agentId))
-              throw noCompany(after.company_id);
+            if (moves) await companyOf(tx, actor, after.company_id);
             if (unchanged(after, before)) return before;
             await sites.update(tx, [after]);
             if (moves) await terminals.followSite(tx, id, after.company_id);
@@ -190,18 +192,13 @@ export function createFleetService(repos: Repositories) {
     },
 
     terminals: {
-      list: (agentId: number, o: ListOptions & { siteId?: number }) => terminals.list(agentId, o),
-
-      async get(agentId: number, id: number): Promise<AdminTerminal> {
-        return toAdminTerminal(ownLive(await terminals.byId(id), agentId, 'terminal', id));
-      },
+      ...reads(terminals, 'terminal', toAdminTerminal),
 
       /** A site's first terminal takes control of its pumps (repositories/pump-carrier.ts). */
       async create(actor: Actor, body: TerminalCreate): Promise<AdminTerminal> {
         return work
           .run(async (tx) => {
-            const site = await sites.byId(body.site_id, tx);
-            if (!site || !isOwnLive(site, actor.agentId)) throw noSite(body.site_id);
+            const site = await siteOf(tx, actor, body.site_id);
             const [row] = await terminals.insert(tx, actor.agentId, [
               {
                 siteId: num(site.id),
@@ -237,8 +234,7 @@ export function createFleetService(repos: Repositories) {
             let companyId = num(row.company_id);
             const moves = after.site_id !== before.site_id;
             if (moves) {
-              const site = await sites.byId(after.site_id, tx);
-              if (!site || !isOwnLive(site, actor.agentId)) throw noSite(after.site_id);
+              const site = await siteOf(tx, actor, after.site_id);
               const blocked = blockedByChildren(
                 `Terminal ${id} carries pumps of its site and cannot move`,
                 pumpChildren(await pumps.carriedBy(tx, id)),
@@ -294,18 +290,13 @@ export function createFleetService(repos: Repositories) {
     },
 
     pumps: {
-      list: (agentId: number, o: ListOptions & { siteId?: number }) => pumps.list(agentId, o),
-
-      async get(agentId: number, id: number): Promise<AdminPump> {
-        return toAdminPump(ownLive(await pumps.byId(id), agentId, 'pump', id));
-      },
+      ...reads(pumps, 'pump', toAdminPump),
 
       /** A pump is carried by its site's carrier terminal (pump-carrier.ts): a site without a terminal has none. */
       async create(actor: Actor, body: PumpCreate): Promise<AdminPump> {
         return work
           .run(async (tx) => {
-            const site = await sites.byId(body.site_id, tx);
-            if (!site || !isOwnLive(site, actor.agentId)) throw noSite(body.site_id);
+            const site = await siteOf(tx, actor, body.site_id);
             const carrier = await terminals.takeCarrier(tx, body.site_id);
             if (carrier === null) throw noCarrier(body.site_id);
             const [row] = await pumps.insert(tx, [
@@ -341,8 +332,7 @@ export function createFleetService(repos: Repositories) {
             let carrier = num(row.terminal_id);
             let companyId = num(row.company_id);
             if (after.site_id !== before.site_id) {
-              const site = await sites.byId(after.site_id, tx);
-              if (!site || !isOwnLive(site, actor.agentId)) throw noSite(after.site_id);
+              const site = await siteOf(tx, actor, after.site_id);
               companyId = num(site.company_id);
               const c = await terminals.takeCarrier(tx, after.site_id);
               if (c === null) throw noCarrier(after.site_id);
@@ -385,6 +375,19 @@ export function createFleetService(repos: Repositories) {
   };
 }
 export type FleetService = ReturnType<typeof createFleetService>;
+
+/** A table's list, and one live row of the agent's by id (`ownLive`: 404 unknown, 403 another agent's). */
+function reads<O, L, R extends { agent_id: number | null; decommissioned_at?: unknown }, S>(
+  table: { list: (agentId: number, o: O) => Promise<L>; byId: (id: number) => Promise<R | null> },
+  entity: string,
+  shape: (row: R) => S,
+) {
+  return {
+    list: (agentId: number, o: O) => table.list(agentId, o),
+    get: async (agentId: number, id: number): Promise<S> =>
+      shape(ownLive(await table.byId(id), agentId, entity, id)),
+  };
+}
 
 const companyNameTaken = (body: { name?: string }) =>
   uniqueAs({ companies_agent_name_uq: `name: a company named "${body.name}" already exists.` });

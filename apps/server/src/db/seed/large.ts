@@ -630,20 +630,7 @@ export async function seedLarge(
   });
 
   const t0 = Date.now();
-  for (const table of [
-    'sites',
-    'terminals',
-    'pumps',
-    'telemetry',
-    'alerts',
-    'shocks',
-    'pump_status_entries',
-    'transactions',
-    'connectivity_events',
-    'commands',
-    'command_events',
-    'telemetry_hourly',
-  ]) {
+  for (const table of ['sites', 'terminals', 'pumps', ...BULK_TABLES, 'telemetry_hourly']) {
     await database.query(`analyze ${table}`);
   }
   log(`analyze: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
