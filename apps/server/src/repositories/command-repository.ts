@@ -1,6 +1,7 @@
 import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database, QueryFn } from '../db/client.ts';
 import type { commands } from '../db/schema/commands.ts';
+import type { terminals } from '../db/schema/org.ts';
 import type { ChangeInput } from './change-repository.ts';
 import { type CommandDbRow, commandSelect, OPEN_STATES_SQL, toCommand } from './command-read-model.ts';
 import { type PumpDbRow, type PumpRow, pumpSelect, toPumpRow } from './pump-read-model.ts';
@@ -93,7 +94,7 @@ const commandChange = (c: CommandPlace): ChangeInput => ({
 });
 
 /** The transition a command row that just changed state tells. */
-const transitionOf = (r: CommandPlace & { id: number | string; state: CommandState }): Transition => ({
+const transitionOf = (r: CommandPlace & Row<typeof commands, 'id' | 'state'>): Transition => ({
   id: Number(r.id),
   kind: r.kind,
   state: r.state,
@@ -124,7 +125,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      */
     async turnPump(pumpId: number, target: 0 | 1, by: Requester): Promise<TurnResult> {
       return unitOfWork(database, async (q) => {
-        const updated = await q<{ id: number; terminal_id: number }>(
+        const updated = await q<Row<typeof commands, 'id' | 'terminal_id'>>(
           `update pumps set status = $2, updated_at = now()
             where id = $1 and status = last_synapse_status and status <> $2
             returning id, terminal_id`,
@@ -140,7 +141,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
             pump,
           } as const;
         }
-        const inserted = await q<{ id: number | string } & CommandPlace>(
+        const inserted = await q<Row<typeof commands, 'id'> & CommandPlace>(
           `insert into commands (kind, terminal_id, site_id, company_id, agent_id, pump_id, pump_no, state,
                                  requested_by, requested_by_name, expires_at)
            select $1, t.id, p.site_id, t.company_id, t.agent_id, p.id, p.pump_no, 'queued', $3, $4,
@@ -163,12 +164,12 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      */
     async queueReboot(terminalId: number, rebootType: RebootType, by: Requester): Promise<RebootResult> {
       return unitOfWork(database, async (q) => {
-        const terminal = await q<{ terminal_no: string }>(
+        const terminal = await q<Row<typeof terminals, 'terminal_no'>>(
           'select terminal_no from terminals where id = $1 for update',
           [terminalId],
         );
         if (!terminal[0]) return { ok: false, reason: 'missing' } as const;
-        const pending = await q<{ id: number | string }>(
+        const pending = await q<Row<typeof commands, 'id'>>(
           `select id from commands
             where terminal_id = $1 and kind = 'reboot' and state in ${OPEN_STATES_SQL} and expires_at > now()
             order by id limit 1`,
@@ -177,7 +178,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         if (pending[0]) {
           return { ok: false, reason: 'pending', terminalNo: terminal[0].terminal_no } as const;
         }
-        const inserted = await q<{ id: number | string } & CommandPlace>(
+        const inserted = await q<Row<typeof commands, 'id'> & CommandPlace>(
           `insert into commands (kind, terminal_id, site_id, company_id, agent_id, reboot_type, state,
                                  requested_by, requested_by_name, expires_at)
            select 'reboot', t.id, t.site_id, t.company_id, t.agent_id, $2, 'queued', $3, $4,
@@ -253,7 +254,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
     ): Promise<{ state: CommandState; changed: Transition | null } | null> {
       return unitOfWork(database, async (q) => {
         const state: CommandState = result === 'ok' ? 'confirmed' : 'failed';
-        const changed = await q<{ id: number | string; state: CommandState } & CommandPlace>(
+        const changed = await q<Row<typeof commands, 'id' | 'state'> & CommandPlace>(
           `update commands set state = $3, detail = $4, updated_at = now(), completed_at = now()
             where id = $1 and terminal_id = $2 and state in ${OPEN_STATES_SQL}
             returning id, kind, state, terminal_id, site_id, company_id, agent_id, pump_id`,
@@ -261,7 +262,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         );
         const row = changed[0];
         if (!row) {
-          const current = await q<{ state: CommandState }>(
+          const current = await q<Row<typeof commands, 'state'>>(
             'select state from commands where id = $1 and terminal_id = $2',
             [commandId, terminalId],
           );
@@ -292,7 +293,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      */
     async sweep(now: Date): Promise<Transition[]> {
       return unitOfWork(database, async (q) => {
-        const rows = await q<{ id: number | string; state: CommandState } & CommandPlace>(
+        const rows = await q<Row<typeof commands, 'id' | 'state'> & CommandPlace>(
           `update commands
               set state = case when state = 'queued' then 'expired' else 'timed_out' end,
                   detail = case when state = 'queued' then 'Not fetched by the terminal in time'

@@ -1,6 +1,6 @@
 import type { AdminPump } from '@forecourt/contract/admin';
 import type { Database, QueryFn } from '../db/client.ts';
-import type { pumps, sites } from '../db/schema/org.ts';
+import type { pumps as pumpTable, sites } from '../db/schema/org.ts';
 import { OPEN_STATES_SQL } from './command-read-model.ts';
 import { type PumpDbRow, type PumpRow, pumpSelect, toPumpRow } from './pump-read-model.ts';
 import { type ListOptions, num, Params, pageSql } from './read-scope.ts';
@@ -29,7 +29,7 @@ export async function settlePumps(
 ): Promise<SettledPump[]> {
   const byId = new Map(pumps.map((p) => [p.id, p.confirmed]));
   if (!byId.size) return [];
-  const rows = await q<{ id: number; site_id: number; terminal_id: number }>(
+  const rows = await q<Row<typeof pumpTable, 'id' | 'site_id' | 'terminal_id'>>(
     `update pumps p
         set last_synapse_status = coalesce(v.confirmed, p.last_synapse_status),
             status = case when exists (select 1 from commands c
@@ -46,7 +46,7 @@ export async function settlePumps(
 
 /** A pump as the fleet administration reads it, with its site's agent and company. */
 export type AdminPumpRow = Row<
-  typeof pumps,
+  typeof pumpTable,
   'id' | 'site_id' | 'pump_no' | 'terminal_id' | 'decommissioned_at'
 > &
   Row<typeof sites, 'agent_id' | 'company_id'>;
@@ -89,16 +89,16 @@ export function createPumpRepository(database: Database) {
     },
 
     /** The live pumps of a site, by number. */
-    async liveOfSite(q: QueryFn, siteId: number): Promise<Array<Row<typeof pumps, 'id' | 'pump_no'>>> {
-      return q<Row<typeof pumps, 'id' | 'pump_no'>>(
+    async liveOfSite(q: QueryFn, siteId: number): Promise<Array<Row<typeof pumpTable, 'id' | 'pump_no'>>> {
+      return q<Row<typeof pumpTable, 'id' | 'pump_no'>>(
         'select id, pump_no from pumps where site_id = $1 and decommissioned_at is null order by pump_no',
         [siteId],
       );
     },
 
     /** The live pumps a terminal carries, by number. */
-    async carriedBy(q: QueryFn, terminalId: number): Promise<Array<Row<typeof pumps, 'id' | 'pump_no'>>> {
-      return q<Row<typeof pumps, 'id' | 'pump_no'>>(
+    async carriedBy(q: QueryFn, terminalId: number): Promise<Array<Row<typeof pumpTable, 'id' | 'pump_no'>>> {
+      return q<Row<typeof pumpTable, 'id' | 'pump_no'>>(
         'select id, pump_no from pumps where terminal_id = $1 and decommissioned_at is null order by pump_no',
         [terminalId],
       );
@@ -107,7 +107,7 @@ export function createPumpRepository(database: Database) {
     /** How many live pumps each of these terminals carries (terminals carrying none are left out). */
     async carriedCounts(q: QueryFn, terminalIds: readonly number[]): Promise<Map<number, number>> {
       if (!terminalIds.length) return new Map();
-      const rows = await q<{ terminal_id: number; n: number | string }>(
+      const rows = await q<Row<typeof pumpTable, 'terminal_id'> & { n: number | string }>(
         `select p.terminal_id, count(*) as n from pumps p
           where p.terminal_id = any($1::int[]) and p.decommissioned_at is null group by p.terminal_id`,
         [terminalIds],
@@ -119,7 +119,7 @@ export function createPumpRepository(database: Database) {
     async liveNumbers(q: QueryFn, siteIds: readonly number[]): Promise<Map<number, Set<number>>> {
       const out = new Map<number, Set<number>>();
       if (!siteIds.length) return out;
-      const rows = await q<Row<typeof pumps, 'site_id' | 'pump_no'>>(
+      const rows = await q<Row<typeof pumpTable, 'site_id' | 'pump_no'>>(
         'select site_id, pump_no from pumps where site_id = any($1::int[]) and decommissioned_at is null',
         [siteIds],
       );
@@ -135,8 +135,8 @@ export function createPumpRepository(database: Database) {
     async insert(
       tx: Tx,
       rows: readonly NewPump[],
-    ): Promise<Array<Row<typeof pumps, 'id' | 'site_id' | 'pump_no'>>> {
-      return tx<Row<typeof pumps, 'id' | 'site_id' | 'pump_no'>>(
+    ): Promise<Array<Row<typeof pumpTable, 'id' | 'site_id' | 'pump_no'>>> {
+      return tx<Row<typeof pumpTable, 'id' | 'site_id' | 'pump_no'>>(
         `insert into pumps (site_id, terminal_id, pump_no)
          select u.s, u.t, u.n from unnest($1::int[], $2::int[], $3::int[]) with ordinality as u(s, t, n, o)
           order by u.o
@@ -180,7 +180,7 @@ export function createPumpRepository(database: Database) {
     },
     /** Pump numbers and ids of a site, for device status reports. */
     async bySite(siteId: number): Promise<Map<number, number>> {
-      const rows = await database.query<{ id: number; pump_no: number }>(
+      const rows = await database.query<Row<typeof pumpTable, 'id' | 'pump_no'>>(
         'select id, pump_no from pumps where site_id = $1 and decommissioned_at is null',
         [siteId],
       );
