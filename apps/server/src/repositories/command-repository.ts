@@ -1,8 +1,12 @@
 import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database, QueryFn } from '../db/client.ts';
+import type { commands } from '../db/schema/commands.ts';
+import type { terminals } from '../db/schema/org.ts';
 import type { ChangeInput } from './change-repository.ts';
 import { type CommandDbRow, commandSelect, OPEN_STATES_SQL, toCommand } from './command-read-model.ts';
-import { type PumpDbRow, type PumpRow, pumpSelect, settlePumps, toPumpRow } from './pump-repository.ts';
+import { type PumpDbRow, type PumpRow, pumpSelect, toPumpRow } from './pump-read-model.ts';
+import { settlePumps } from './pump-repository.ts';
+import type { Row } from './rows.ts';
 import { unitOfWork } from './unit-of-work.ts';
 
 export interface CommandTimings {
@@ -73,15 +77,11 @@ async function logEvents(
   );
 }
 
-/** Where a command is, as its row says (snake_case columns of `commands`). */
-interface CommandPlace {
-  kind: CommandKind;
-  terminal_id: number;
-  site_id: number;
-  company_id: number;
-  agent_id: number;
-  pump_id: number | null;
-}
+/** Where a command is, as its row says. */
+type CommandPlace = Row<
+  typeof commands,
+  'kind' | 'terminal_id' | 'site_id' | 'company_id' | 'agent_id' | 'pump_id'
+>;
 
 /** The live-feed change of a command's new state: 'pump' for a pump command, 'reboot' for a reboot. */
 const commandChange = (c: CommandPlace): ChangeInput => ({
@@ -91,6 +91,18 @@ const commandChange = (c: CommandPlace): ChangeInput => ({
   siteId: c.site_id,
   terminalId: c.terminal_id,
   pumpId: c.pump_id,
+});
+
+/** The transition a command row that just changed state tells. */
+const transitionOf = (r: CommandPlace & Row<typeof commands, 'id' | 'state'>): Transition => ({
+  id: Number(r.id),
+  kind: r.kind,
+  state: r.state,
+  terminalId: r.terminal_id,
+  siteId: r.site_id,
+  companyId: r.company_id,
+  agentId: r.agent_id,
+  pumpId: r.pump_id,
 });
 
 /**
@@ -113,7 +125,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      */
     async turnPump(pumpId: number, target: 0 | 1, by: Requester): Promise<TurnResult> {
       return unitOfWork(database, async (q) => {
-        const updated = await q<{ id: number; terminal_id: number }>(
+        const updated = await q<Row<typeof commands, 'id' | 'terminal_id'>>(
           `update pumps set status = $2, updated_at = now()
             where id = $1 and status = last_synapse_status and status <> $2
             returning id, terminal_id`,
@@ -129,7 +141,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
             pump,
           } as const;
         }
-        const inserted = await q<{ id: number | string } & CommandPlace>(
+        const inserted = await q<Row<typeof commands, 'id'> & CommandPlace>(
           `insert into commands (kind, terminal_id, site_id, company_id, agent_id, pump_id, pump_no, state,
                                  requested_by, requested_by_name, expires_at)
            select $1, t.id, p.site_id, t.company_id, t.agent_id, p.id, p.pump_no, 'queued', $3, $4,
@@ -152,12 +164,12 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      */
     async queueReboot(terminalId: number, rebootType: RebootType, by: Requester): Promise<RebootResult> {
       return unitOfWork(database, async (q) => {
-        const terminal = await q<{ terminal_no: string }>(
+        const terminal = await q<Row<typeof terminals, 'terminal_no'>>(
           'select terminal_no from terminals where id = $1 for update',
           [terminalId],
         );
         if (!terminal[0]) return { ok: false, reason: 'missing' } as const;
-        const pending = await q<{ id: number | string }>(
+        const pending = await q<Row<typeof commands, 'id'>>(
           `select id from commands
             where terminal_id = $1 and kind = 'reboot' and state in ${OPEN_STATES_SQL} and expires_at > now()
             order by id limit 1`,
@@ -166,7 +178,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         if (pending[0]) {
           return { ok: false, reason: 'pending', terminalNo: terminal[0].terminal_no } as const;
         }
-        const inserted = await q<{ id: number | string } & CommandPlace>(
+        const inserted = await q<Row<typeof commands, 'id'> & CommandPlace>(
           `insert into commands (kind, terminal_id, site_id, company_id, agent_id, reboot_type, state,
                                  requested_by, requested_by_name, expires_at)
            select 'reboot', t.id, t.site_id, t.company_id, t.agent_id, $2, 'queued', $3, $4,
@@ -242,7 +254,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
     ): Promise<{ state: CommandState; changed: Transition | null } | null> {
       return unitOfWork(database, async (q) => {
         const state: CommandState = result === 'ok' ? 'confirmed' : 'failed';
-        const changed = await q<{ id: number | string; state: CommandState } & CommandPlace>(
+        const changed = await q<Row<typeof commands, 'id' | 'state'> & CommandPlace>(
           `update commands set state = $3, detail = $4, updated_at = now(), completed_at = now()
             where id = $1 and terminal_id = $2 and state in ${OPEN_STATES_SQL}
             returning id, kind, state, terminal_id, site_id, company_id, agent_id, pump_id`,
@@ -250,7 +262,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         );
         const row = changed[0];
         if (!row) {
-          const current = await q<{ state: CommandState }>(
+          const current = await q<Row<typeof commands, 'state'>>(
             'select state from commands where id = $1 and terminal_id = $2',
             [commandId, terminalId],
           );
@@ -271,19 +283,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           await settlePumps(q, [{ id: row.pump_id, confirmed }]);
         }
         await q.changed([commandChange(row)]);
-        return {
-          state,
-          changed: {
-            id: Number(row.id),
-            kind: row.kind,
-            state,
-            terminalId: row.terminal_id,
-            siteId: row.site_id,
-            companyId: row.company_id,
-            agentId: row.agent_id,
-            pumpId: row.pump_id,
-          },
-        };
+        return { state, changed: transitionOf({ ...row, state }) };
       });
     },
 
@@ -293,7 +293,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
      */
     async sweep(now: Date): Promise<Transition[]> {
       return unitOfWork(database, async (q) => {
-        const rows = await q<{ id: number | string; state: CommandState } & CommandPlace>(
+        const rows = await q<Row<typeof commands, 'id' | 'state'> & CommandPlace>(
           `update commands
               set state = case when state = 'queued' then 'expired' else 'timed_out' end,
                   detail = case when state = 'queued' then 'Not fetched by the terminal in time'
@@ -318,16 +318,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         const pumps = rows.flatMap((r) => (r.pump_id === null ? [] : [{ id: r.pump_id, confirmed: null }]));
         await settlePumps(q, pumps, now);
         await q.changed(rows.map(commandChange));
-        return rows.map((r) => ({
-          id: Number(r.id),
-          kind: r.kind,
-          state: r.state,
-          terminalId: r.terminal_id,
-          siteId: r.site_id,
-          companyId: r.company_id,
-          agentId: r.agent_id,
-          pumpId: r.pump_id,
-        }));
+        return rows.map(transitionOf);
       });
     },
 

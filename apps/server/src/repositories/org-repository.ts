@@ -1,4 +1,5 @@
 import type { Database } from '../db/client.ts';
+import { nullableNum, num } from './read-scope.ts';
 
 /** What a path id can name; a command or an alert sits where its terminal does. */
 export type EntityKind = 'agent' | 'company' | 'site' | 'terminal' | 'pump' | 'command' | 'alert';
@@ -13,6 +14,25 @@ export interface Location {
 const CACHE_MS = 30_000;
 
 /**
+ * Where each kind of entity sits, as (agent, company, site, terminal) ids; a decommissioned one has no row. A command
+ * or an alert carries its terminal's place, a pump is where its carrier terminal is.
+ */
+const PLACE_SQL: Record<EntityKind, string> = {
+  agent:
+    'select id as agent_id, null as company_id, null as site_id, null as terminal_id from agents where id = $1',
+  company: `select agent_id, id as company_id, null as site_id, null as terminal_id
+              from companies where id = $1 and decommissioned_at is null`,
+  site: `select agent_id, company_id, id as site_id, null as terminal_id
+           from sites where id = $1 and decommissioned_at is null`,
+  terminal: `select agent_id, company_id, site_id, id as terminal_id
+               from terminals where id = $1 and decommissioned_at is null`,
+  pump: `select t.agent_id, t.company_id, p.site_id, p.terminal_id
+           from pumps p join terminals t on t.id = p.terminal_id where p.id = $1 and p.decommissioned_at is null`,
+  command: 'select agent_id, company_id, site_id, terminal_id from commands where id = $1',
+  alert: 'select agent_id, company_id, site_id, terminal_id from alerts where id = $1',
+};
+
+/**
  * Where an entity sits in the agent → company → site → terminal tree; a decommissioned one is nowhere (404).
  * Cached: the tree rarely changes, and an administrative change (on any node: the feed) drops the cache (`forget`).
  */
@@ -20,73 +40,17 @@ export function createOrgRepository(database: Database) {
   const cache = new Map<string, { at: number; value: Location | null }>();
 
   async function load(kind: EntityKind, id: number): Promise<Location | null> {
-    const q = database.query.bind(database);
-    switch (kind) {
-      case 'agent': {
-        const rows = await q<{ id: number }>('select id from agents where id = $1', [id]);
-        return rows[0] ? { agentId: id, companyId: null, siteId: null, terminalId: null } : null;
-      }
-      case 'company': {
-        const rows = await q<{ agent_id: number }>(
-          'select agent_id from companies where id = $1 and decommissioned_at is null',
-          [id],
-        );
-        return rows[0] ? { agentId: rows[0].agent_id, companyId: id, siteId: null, terminalId: null } : null;
-      }
-      case 'site': {
-        const rows = await q<{ agent_id: number; company_id: number }>(
-          'select agent_id, company_id from sites where id = $1 and decommissioned_at is null',
-          [id],
-        );
-        return rows[0]
-          ? { agentId: rows[0].agent_id, companyId: rows[0].company_id, siteId: id, terminalId: null }
-          : null;
-      }
-      case 'terminal': {
-        const rows = await q<{ agent_id: number; company_id: number; site_id: number }>(
-          'select agent_id, company_id, site_id from terminals where id = $1 and decommissioned_at is null',
-          [id],
-        );
-        return rows[0]
-          ? {
-              agentId: rows[0].agent_id,
-              companyId: rows[0].company_id,
-              siteId: rows[0].site_id,
-              terminalId: id,
-            }
-          : null;
-      }
-      case 'pump': {
-        const rows = await q<{ agent_id: number; company_id: number; site_id: number; terminal_id: number }>(
-          `select t.agent_id, t.company_id, p.site_id, p.terminal_id
-             from pumps p join terminals t on t.id = p.terminal_id where p.id = $1 and p.decommissioned_at is null`,
-          [id],
-        );
-        return rows[0]
-          ? {
-              agentId: rows[0].agent_id,
-              companyId: rows[0].company_id,
-              siteId: rows[0].site_id,
-              terminalId: rows[0].terminal_id,
-            }
-          : null;
-      }
-      case 'command':
-      case 'alert': {
-        const rows = await q<{ agent_id: number; company_id: number; site_id: number; terminal_id: number }>(
-          `select agent_id, company_id, site_id, terminal_id from ${kind === 'alert' ? 'alerts' : 'commands'} where id = $1`,
-          [id],
-        );
-        return rows[0]
-          ? {
-              agentId: rows[0].agent_id,
-              companyId: rows[0].company_id,
-              siteId: rows[0].site_id,
-              terminalId: rows[0].terminal_id,
-            }
-          : null;
-      }
-    }
+    const [row] = await database.query<
+      Record<'agent_id' | 'company_id' | 'site_id' | 'terminal_id', unknown>
+    >(PLACE_SQL[kind], [id]);
+    return row
+      ? {
+          agentId: num(row.agent_id),
+          companyId: nullableNum(row.company_id),
+          siteId: nullableNum(row.site_id),
+          terminalId: nullableNum(row.terminal_id),
+        }
+      : null;
   }
 
   return {

@@ -196,6 +196,19 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
   );
 
+  /** A token that checks out, else the 400 (with `non_field_errors`) saying why. */
+  async function validToken(token: string) {
+    const fail = (message: string) => badRequest(message, { non_field_errors: [message] });
+    if (token.split('.').length !== 3) throw fail(MESSAGES.tokenParts);
+    const result = await accounts.checkToken(token);
+    if (!result.ok) {
+      throw fail(
+        result.signature ? (result.expired ? SIGNATURE_EXPIRED : TOKEN_DECODE_FAILED) : result.message,
+      );
+    }
+    return result;
+  }
+
   app.post(
     '/api-token-verify/',
     {
@@ -208,14 +221,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const token = request.body.token.trim();
-      const fail = (message: string) => badRequest(message, { non_field_errors: [message] });
-      if (token.split('.').length !== 3) throw fail(MESSAGES.tokenParts);
-      const result = await accounts.checkToken(token);
-      if (!result.ok) {
-        throw fail(
-          result.signature ? (result.expired ? SIGNATURE_EXPIRED : TOKEN_DECODE_FAILED) : result.message,
-        );
-      }
+      await validToken(token);
       return { token };
     },
   );
@@ -237,14 +243,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const token = request.body.token.trim();
-      const fail = (message: string) => badRequest(message, { non_field_errors: [message] });
-      if (token.split('.').length !== 3) throw fail(MESSAGES.tokenParts);
-      const result = await accounts.checkToken(token);
-      if (!result.ok) {
-        throw fail(
-          result.signature ? (result.expired ? SIGNATURE_EXPIRED : TOKEN_DECODE_FAILED) : result.message,
-        );
-      }
+      const result = await validToken(token);
       return { token: accounts.refresh(result.claims, result.principal) };
     },
   );

@@ -22,6 +22,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { type CsvColumn, logRoute } from '../../lib/read-routes.ts';
 import type { TelemetryKind, TelemetryLogRow } from '../../repositories/log-repository.ts';
+import type { ReadScope } from '../../repositories/read-scope.ts';
 
 type AlertEntry = z.output<typeof AlertLogEntrySchema>;
 const alertCsv: CsvColumn<AlertEntry>[] = [
@@ -74,6 +75,19 @@ export async function logRoutes(app: FastifyInstance) {
     terminal?: string;
   }) => ({ limit: q.limit_to, before: q.before, from: q.from, to: q.to, q: q.q, terminal: q.terminal });
 
+  /** The alert log's query, rows and CSV; `eventTypes` picks the event types it lists from the asked ones. */
+  const alertLog = (eventTypes: (asked: number[] | undefined) => number[] | undefined) => ({
+    query: AlertLogQuerySchema,
+    response: z.array(AlertLogEntrySchema),
+    csv: alertCsv,
+    load: ({ scope, query }: { scope: ReadScope; query: z.output<typeof AlertLogQuerySchema> }) =>
+      app.repos.alerts.list(scope, {
+        ...common(query),
+        ...lifecycle(query),
+        eventTypes: eventTypes(query.event_type),
+      }),
+  });
+
   for (const kind of SCOPE_KINDS) {
     const base = `/api/${kind}/:id`;
     const tags = ['logs'];
@@ -83,12 +97,8 @@ export async function logRoutes(app: FastifyInstance) {
       kind,
       tags,
       summary: `Alert log of a${kind === 'agent' ? 'n' : ''} ${kind}`,
-      query: AlertLogQuerySchema,
-      response: z.array(AlertLogEntrySchema),
       csvName: `${kind}-alert-log`,
-      csv: alertCsv,
-      load: ({ scope, query }) =>
-        app.repos.alerts.list(scope, { ...common(query), ...lifecycle(query), eventTypes: query.event_type }),
+      ...alertLog((asked) => asked),
     });
 
     logRoute(app, {
@@ -96,16 +106,8 @@ export async function logRoutes(app: FastifyInstance) {
       kind,
       tags,
       summary: 'Hardware issue log: alerts of event types 1, 2, 12, 13, 14, 15',
-      query: AlertLogQuerySchema,
-      response: z.array(AlertLogEntrySchema),
       csvName: `${kind}-hardware-log`,
-      csv: alertCsv,
-      load: ({ scope, query }) =>
-        app.repos.alerts.list(scope, {
-          ...common(query),
-          ...lifecycle(query),
-          eventTypes: hardwareOnly(query.event_type),
-        }),
+      ...alertLog(hardwareOnly),
     });
 
     logRoute(app, {
@@ -205,16 +207,8 @@ export async function logRoutes(app: FastifyInstance) {
     parent: 'company',
     tags: ['logs'],
     summary: 'Hardware issue log of one site of a company',
-    query: AlertLogQuerySchema,
-    response: z.array(AlertLogEntrySchema),
     csvName: 'site-hardware-log',
-    csv: alertCsv,
-    load: ({ scope, query }) =>
-      app.repos.alerts.list(scope, {
-        ...common(query),
-        ...lifecycle(query),
-        eventTypes: hardwareOnly(query.event_type),
-      }),
+    ...alertLog(hardwareOnly),
   });
 
   logRoute(app, {

@@ -1,13 +1,13 @@
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { TurnPumpResponseSchema } from '@forecourt/contract/pumps';
-import { CommandListSchema, ListCommandsQuerySchema } from '@forecourt/contract/terminals';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { commandListRoute } from '../../lib/command-list-route.ts';
 import { conflict, notFound } from '../../lib/errors.ts';
 import { requesterOf } from '../../lib/requester.ts';
 import { IdPathSchema, scopedErrors } from '../../lib/route-schemas.ts';
 import { IDEMPOTENCY_DESCRIPTION } from '../../plugins/idempotency.ts';
-import { toPump } from '../../repositories/pump-repository.ts';
+import { toPump } from '../../repositories/pump-read-model.ts';
 
 /** Pump on/off (the state machine of docs/product.md#pump-state-machine) and a pump's command timeline. */
 export async function pumpRoutes(fastify: FastifyInstance) {
@@ -58,23 +58,5 @@ export async function pumpRoutes(fastify: FastifyInstance) {
     );
   }
 
-  app.get(
-    '/api/pump/:id/commands/',
-    {
-      onRequest: app.scope('pump'),
-      schema: {
-        tags: ['pumps'],
-        security: [{ jwt: [] }],
-        summary: "A pump's commands, newest first, each with its state history",
-        params: IdPathSchema,
-        querystring: ListCommandsQuerySchema,
-        response: { 200: CommandListSchema, 400: ErrorBodySchema, ...scopedErrors },
-      },
-    },
-    async (request) =>
-      app.repos.commands.list(
-        { pumpId: request.target!.id },
-        { limit: request.query.limit_to, before: request.query.before, kinds: request.query.kind },
-      ),
-  );
+  commandListRoute(app, 'pump', "A pump's commands, newest first, each with its state history");
 }

@@ -7,16 +7,15 @@ import {
   TelemetryHistorySchema,
 } from '@forecourt/contract/telemetry-history';
 import {
-  CommandListSchema,
   CommandSchema,
   DeviceTokenResponseSchema,
-  ListCommandsQuerySchema,
   RebootAcceptedSchema,
   RebootRequestSchema,
 } from '@forecourt/contract/terminals';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { commandListRoute } from '../../lib/command-list-route.ts';
 import { badRequest, conflict, notFound } from '../../lib/errors.ts';
 import { dataRoute } from '../../lib/read-routes.ts';
 import { requesterOf } from '../../lib/requester.ts';
@@ -151,24 +150,10 @@ export async function terminalRoutes(fastify: FastifyInstance) {
     },
   });
 
-  app.get(
-    '/api/terminal/:id/commands/',
-    {
-      onRequest: app.scope('terminal'),
-      schema: {
-        tags: ['terminals'],
-        security: [{ jwt: [] }],
-        summary: "A terminal's commands (reboots, and pump commands it carries), newest first, with history",
-        params: IdPathSchema,
-        querystring: ListCommandsQuerySchema,
-        response: { 200: CommandListSchema, 400: ErrorBodySchema, ...scopedErrors },
-      },
-    },
-    async (request) =>
-      app.repos.commands.list(
-        { terminalId: request.target!.id },
-        { limit: request.query.limit_to, before: request.query.before, kinds: request.query.kind },
-      ),
+  commandListRoute(
+    app,
+    'terminal',
+    "A terminal's commands (reboots, and pump commands it carries), newest first, with history",
   );
 
   app.get(
