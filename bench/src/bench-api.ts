@@ -1,5 +1,5 @@
 import { largeDataset, startOn } from './lib/dataset.ts';
-import { agentDashboardPaths, authHeader, cannon, json, type LoadResult, login } from './lib/load.ts';
+import { agentDashboardPaths, authHeader, cannon, json, type LoadResult, signedInAgent } from './lib/load.ts';
 import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 
 const POLL_S = 12.5;
@@ -32,17 +32,12 @@ export async function benchApi(argv = process.argv.slice(2)) {
   const target = await largeDataset(args.db, scale);
   const server = await startOn(target, 'large');
   try {
-    const token = await login(server.url);
-    const me = await json<{ agent: number | null }>(`${server.url}/api/user/`, {
-      headers: authHeader(token),
-      expect: [200],
-    });
-    if (!me.body.agent) throw new Error('the agent sign-in has no agent id');
-    const counts = await json<unknown[]>(`${server.url}/api/agent/${me.body.agent}/sites/`, {
+    const { token, agentId } = await signedInAgent(server.url);
+    const counts = await json<unknown[]>(`${server.url}/api/agent/${agentId}/sites/`, {
       headers: authHeader(token),
     });
     if (Array.isArray(counts.body))
-      console.log(`agent ${me.body.agent} sees ${counts.body.length.toLocaleString('en')} sites`);
+      console.log(`agent ${agentId} sees ${counts.body.length.toLocaleString('en')} sites`);
 
     // The endpoints that exist (others are reported, not measured), with their first ETag.
     const etags = new Map<string, string>();
@@ -57,7 +52,7 @@ export async function benchApi(argv = process.argv.slice(2)) {
     };
     /** Time of a cold answer and of one after 3 s idle (the shared snapshot has expired and is rebuilt). */
     const answerMs: Record<string, { first: number; rebuilt: number }> = {};
-    for (const p of agentDashboardPaths(me.body.agent)) {
+    for (const p of agentDashboardPaths(agentId)) {
       if (skip.some((s) => p.includes(s))) {
         console.log(`  skipped ${p} (--skip)`);
         continue;

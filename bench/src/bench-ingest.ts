@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { demoDataset, startOn } from './lib/dataset.ts';
-import { authHeader, cannon, json, login } from './lib/load.ts';
+import { agentTerminals, cannon, provisionDevices, signedInAgent } from './lib/load.ts';
 import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 
 interface Terminal {
@@ -89,40 +89,14 @@ export async function benchIngest(argv = process.argv.slice(2)) {
     let acceptedPoints = 0;
     let apiStart = new Date();
     try {
-      const token = await login(server.url);
-      const me = await json<{ agent: number }>(`${server.url}/api/user/`, {
-        headers: authHeader(token),
-        expect: [200],
-      });
-      const sites = await json<Array<{ id: number }>>(`${server.url}/api/agent/${me.body.agent}/sites/`, {
-        headers: authHeader(token),
-        expect: [200],
-      });
-      for (const site of sites.body) {
-        const list = await json<Array<{ id: number }>>(`${server.url}/api/site/${site.id}/terminals/`, {
-          headers: authHeader(token),
-          expect: [200],
-        });
-        for (const t of list.body) terminals.push({ id: t.id, siteId: site.id });
-        if (terminals.length >= nTerminals) break;
-      }
-      if (terminals.length === 0) throw new Error('no terminals found through the API');
+      const { token, agentId } = await signedInAgent(server.url);
+      terminals.push(...(await agentTerminals(server.url, token, agentId, nTerminals)));
       const used = terminals.slice(0, nTerminals);
-      const deviceTokens: string[] = [];
-      for (const t of used) {
-        const r = await json<{ token: string }>(`${server.url}/api/terminal/${t.id}/device-token/`, {
-          method: 'POST',
-          headers: authHeader(token),
-        });
-        if (r.status === 404)
-          throw new Error(
-            'the device API is not available yet (POST /api/terminal/{id}/device-token/ → 404)',
-          );
-        if (r.status >= 300)
-          throw new Error(`device-token for terminal ${t.id}: ${r.status} ${JSON.stringify(r.body)}`);
-        deviceTokens.push(r.body.token);
-      }
-      console.log(`provisioned ${deviceTokens.length} device tokens through the API`);
+      const deviceTokens = await provisionDevices(
+        server.url,
+        token,
+        used.map((t) => t.id),
+      );
 
       await waitForQuiet(args.wait);
       apiStart = new Date();

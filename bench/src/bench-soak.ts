@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { demoDataset } from './lib/dataset.ts';
-import { agentDashboardPaths, authHeader, json, login } from './lib/load.ts';
+import { agentDashboardPaths, authHeader, signedInAgent } from './lib/load.ts';
 import { fmt, parseArgs, runIfMain, table, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
@@ -72,13 +72,8 @@ export async function benchSoak(argv = process.argv.slice(2)) {
   let simulator: ChildProcess | null = null;
   const timers: NodeJS.Timeout[] = [];
   try {
-    const token = await login(server.url);
-    const me = await json<{ agent: number | null }>(`${server.url}/api/user/`, {
-      headers: authHeader(token),
-      expect: [200],
-    });
-    if (!me.body.agent) throw new Error('the agent sign-in has no agent id');
-    const paths = [...agentDashboardPaths(me.body.agent), '/api/user/'];
+    const { token, agentId } = await signedInAgent(server.url);
+    const paths = [...agentDashboardPaths(agentId), '/api/user/'];
 
     const simArgs = [
       '--import',

@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@forecourt/test-support/ports';
 import { demoDataset } from './lib/dataset.ts';
-import { authHeader, cannon, json, type LoadResult, login } from './lib/load.ts';
+import { agentTerminals, cannon, type LoadResult, provisionDevices, signedInAgent } from './lib/load.ts';
 import { fmt, isMain, parseArgs, table, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
@@ -77,27 +77,13 @@ export async function benchWrites(argv = process.argv.slice(2)) {
         : [],
     });
     try {
-      const token = await login(server.url);
-      const me = await json<{ agent: number }>(`${server.url}/api/user/`, { headers: authHeader(token) });
-      const sites = await json<Array<{ id: number }>>(`${server.url}/api/agent/${me.body.agent}/sites/`, {
-        headers: authHeader(token),
-      });
-      const tokens: string[] = [];
-      for (const site of sites.body) {
-        const list = await json<Array<{ id: number }>>(`${server.url}/api/site/${site.id}/terminals/`, {
-          headers: authHeader(token),
-        });
-        for (const t of list.body) {
-          if (tokens.length >= connections) break;
-          const r = await json<{ token: string }>(`${server.url}/api/terminal/${t.id}/device-token/`, {
-            method: 'POST',
-            headers: authHeader(token),
-          });
-          if (r.status >= 300) throw new Error(`device-token for terminal ${t.id}: ${r.status}`);
-          tokens.push(r.body.token);
-        }
-      }
-      console.log(`provisioned ${tokens.length} device tokens through the API`);
+      const { token, agentId } = await signedInAgent(server.url);
+      const terminals = await agentTerminals(server.url, token, agentId, connections);
+      const tokens = await provisionDevices(
+        server.url,
+        token,
+        terminals.slice(0, connections).map((t) => t.id),
+      );
       const body = JSON.stringify({
         battery_life: 81,
         flash_left: 64,

@@ -6,7 +6,7 @@ import { journey, networkQuiet, type Page, shot, watchNetwork } from '../src/jou
 
 /**
  * The log screens behind every widget link, in both forms a user meets (hash routes and plain paths),
- * with CSV exports that match the table; and the profile page.
+ * with CSV exports that match the table.
  */
 
 const logs = journey();
@@ -52,6 +52,21 @@ async function openLog(p: Page, title: string) {
   await p.locator('tbody tr[data-row-id]').first().waitFor();
 }
 
+/** Goes to a log screen (a hash route or a plain path) and waits for its rows. */
+async function visitLog(p: Page, route: string, title: string) {
+  await p.goto(`${logs.server.url}/${route}`);
+  await openLog(p, title);
+}
+
+/** Clicks Export CSV: the file's name and its rows, header first. */
+async function exportCsv(p: Page): Promise<{ name: string; rows: string[][] }> {
+  const [download] = await Promise.all([
+    p.waitForEvent('download'),
+    p.getByRole('button', { name: 'Export CSV' }).click(),
+  ]);
+  return { name: download.suggestedFilename(), rows: parseCsv(readFileSync(await download.path(), 'utf8')) };
+}
+
 describe('log screens', () => {
   let agent: Page;
   before(async () => {
@@ -60,8 +75,7 @@ describe('log screens', () => {
 
   for (const screen of SCREENS) {
     it(`${screen.path}: hash and plain forms show the same rows, and the CSV matches the table`, async () => {
-      await agent.goto(`${logs.server.url}/#/${screen.path}`);
-      await openLog(agent, screen.title);
+      await visitLog(agent, `#/${screen.path}`, screen.title);
       const ids = await tableIds(agent);
       assert.ok(ids.length > 0, 'rows from the demo data');
       assert.match(await agent.getByTestId('log-zone').innerText(), /Europe\/London/);
@@ -75,13 +89,8 @@ describe('log screens', () => {
         assert.deepEqual((await tableIds(agent)).slice(0, 10), ids.slice(0, 10));
       }
 
-      const [download] = await Promise.all([
-        agent.waitForEvent('download'),
-        agent.getByRole('button', { name: 'Export CSV' }).click(),
-      ]);
-      assert.equal(download.suggestedFilename(), screen.csv);
-      const file = await download.path();
-      const csv = parseCsv(readFileSync(file, 'utf8'));
+      const { name, rows: csv } = await exportCsv(agent);
+      assert.equal(name, screen.csv);
       assert.equal(csv[0]?.[0], 'id');
       const shown = await tableIds(agent);
       assert.deepEqual(
@@ -93,8 +102,7 @@ describe('log screens', () => {
   }
 
   it('filters and search live in the URL: a copied link reopens the same view, and the CSV follows them', async () => {
-    await agent.goto(`${logs.server.url}/#/agent/1/alert/log/`);
-    await openLog(agent, 'Alert log');
+    await visitLog(agent, '#/agent/1/alert/log/', 'Alert log');
     await agent.getByLabel('Search the log').fill('printer');
     await agent.waitForFunction(() => window.location.hash.includes('q=printer'));
     await agent.waitForFunction(() => {
@@ -110,11 +118,7 @@ describe('log screens', () => {
     assert.equal(await other.getByLabel('Search the log').inputValue(), 'printer');
     assert.deepEqual(await tableIds(other), ids);
 
-    const [download] = await Promise.all([
-      other.waitForEvent('download'),
-      other.getByRole('button', { name: 'Export CSV' }).click(),
-    ]);
-    const csv = parseCsv(readFileSync(await download.path(), 'utf8'));
+    const { rows: csv } = await exportCsv(other);
     const text = csv[0]?.indexOf('text') ?? -1;
     assert.ok(text >= 0);
     assert.deepEqual(
@@ -143,8 +147,7 @@ describe('log screens', () => {
   });
 
   it('Load more follows the cursor to older rows', async () => {
-    await agent.goto(`${logs.server.url}/#/agent/1/alert/log/?limit_to=25`);
-    await openLog(agent, 'Alert log');
+    await visitLog(agent, '#/agent/1/alert/log/?limit_to=25', 'Alert log');
     const first = await tableIds(agent);
     assert.equal(first.length, 25);
     await agent.getByRole('button', { name: 'Load more' }).click();
@@ -156,31 +159,24 @@ describe('log screens', () => {
 
   it('screenshots: light, cosmic and 390px', async () => {
     await agent.setViewportSize({ width: 1366, height: 900 });
-    await agent.goto(`${logs.server.url}/#/agent/1/alert/log/`);
-    await openLog(agent, 'Alert log');
-    await shot(agent, 'log-alert-agent-light');
-    await agent.goto(`${logs.server.url}/#/site/1/pump/status/log?abnormal=true`);
-    await openLog(agent, 'Pump status log');
-    await shot(agent, 'log-pump-status-light');
-
     const dark = await signedIn('agent', { dark: true });
-    await dark.goto(`${logs.server.url}/#/company/1/site/1/terminal/hardware/log/`);
-    await openLog(dark, 'Hardware log');
-    await shot(dark, 'log-hardware-cosmic');
-    await dark.goto(`${logs.server.url}/#/site/1/terminal/reboot/log/`);
-    await openLog(dark, 'Reboot log');
-    await shot(dark, 'log-reboot-cosmic');
-    await dark.context().close();
-
     const small = await signedIn('agent', { width: 390 });
-    await small.goto(`${logs.server.url}/#/company/1/shock/alert/log`);
-    await openLog(small, 'Shock alert log');
-    await shot(small, 'log-shock-390', 'view');
+    const views: Array<[Page, string, string, string, 'page' | 'view']> = [
+      [agent, '#/agent/1/alert/log/', 'Alert log', 'log-alert-agent-light', 'page'],
+      [agent, '#/site/1/pump/status/log?abnormal=true', 'Pump status log', 'log-pump-status-light', 'page'],
+      [dark, '#/company/1/site/1/terminal/hardware/log/', 'Hardware log', 'log-hardware-cosmic', 'page'],
+      [dark, '#/site/1/terminal/reboot/log/', 'Reboot log', 'log-reboot-cosmic', 'page'],
+      [small, '#/company/1/shock/alert/log', 'Shock alert log', 'log-shock-390', 'view'],
+    ];
+    for (const [p, route, title, name, of] of views) {
+      await visitLog(p, route, title);
+      await shot(p, name, of);
+    }
     await small.getByRole('button', { name: 'Filters' }).click();
     await shot(small, 'log-shock-390-filters', 'view');
-    await small.goto(`${logs.server.url}/#/site/1/terminal/environment/log`);
-    await openLog(small, 'Environment log');
+    await visitLog(small, '#/site/1/terminal/environment/log', 'Environment log');
     await shot(small, 'log-environment-390', 'view');
+    await dark.context().close();
     await small.context().close();
   });
 });
@@ -218,76 +214,7 @@ describe('log scope', () => {
     await p.getByText('You are not allowed to see this log', { exact: false }).waitFor();
     await shot(p, 'log-not-allowed');
     // Its own company's log opens.
-    await p.goto(`${logs.server.url}/company/1/alert/log`);
-    await openLog(p, 'Alert log');
+    await visitLog(p, 'company/1/alert/log', 'Alert log');
     await p.context().close();
-  });
-});
-
-describe('profile', () => {
-  it('shows the user, updates the profile and changes the password end to end', async () => {
-    const p = await signedIn('site');
-    await p.goto(`${logs.server.url}/#/profile`);
-    await p.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
-    assert.equal(await p.getByTestId('profile-name').innerText(), 'Sam Site');
-    assert.equal(await p.getByTestId('profile-email').innerText(), 'site@forecourt.local');
-    await shot(p, 'profile-light');
-
-    const profile = p.getByRole('form', { name: 'Edit profile' });
-    await profile.getByLabel('Full name').fill('ab');
-    await profile.getByLabel('Email address').click();
-    await profile.getByText('Full name should contains from 4 to 50 characters').waitFor();
-    await profile.getByLabel('Full name').fill('Samantha Site');
-    await profile.getByLabel('Email address').fill('samantha@forecourt.local');
-    // A new email address needs the current password: a stolen session alone cannot take the account.
-    await profile.getByLabel(/^Current password/).fill('demo1234');
-    await profile.getByRole('button', { name: 'Save profile' }).click();
-    await profile.getByText('Your profile has been successfully updated.').waitFor();
-    assert.equal(await p.getByTestId('profile-name').innerText(), 'Samantha Site');
-    assert.equal(await p.getByTestId('profile-email').innerText(), 'samantha@forecourt.local');
-
-    const password = p.getByRole('form', { name: 'Change password' });
-    await password.getByLabel('New Password', { exact: true }).fill('ab');
-    await password.getByLabel('Confirm Password', { exact: true }).click();
-    await password.getByText('Password should contains from 4 to 50 characters').waitFor();
-    await password.getByLabel('New Password', { exact: true }).fill('newpass1');
-    await password.getByLabel('Confirm Password', { exact: true }).fill('newpass2');
-    await password.getByLabel('New Password', { exact: true }).click();
-    await password.getByText('Password does not match the confirm password.').waitFor();
-    await password.getByLabel('Confirm Password', { exact: true }).fill('newpass1');
-    await password.getByLabel(/^Current password/).fill('demo1234');
-    await password.getByRole('button', { name: 'Change password' }).click();
-    await password.getByText('Your password has been successfully changed.').waitFor();
-    // The session goes on with the fresh token.
-    await p.reload();
-    await p.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
-    assert.equal(await p.getByTestId('profile-name').innerText(), 'Samantha Site');
-    await p.context().close();
-
-    // The new password signs in; the old one no longer does.
-    const again = await signedIn('site', { password: 'newpass1' });
-    await again.goto(`${logs.server.url}/profile`);
-    await again.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
-    assert.equal(await again.getByTestId('profile-name').innerText(), 'Samantha Site');
-    await again.context().close();
-    const res = await fetch(`${logs.server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'site', password: 'demo1234' }),
-    });
-    assert.notEqual(res.status, 200);
-  });
-
-  it('screenshots: cosmic and 390px', async () => {
-    const dark = await signedIn('agent', { dark: true });
-    await dark.goto(`${logs.server.url}/#/profile`);
-    await dark.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
-    await shot(dark, 'profile-cosmic');
-    await dark.context().close();
-    const small = await signedIn('agent', { width: 390 });
-    await small.goto(`${logs.server.url}/#/profile`);
-    await small.getByRole('heading', { level: 1, name: 'Profile' }).waitFor();
-    await shot(small, 'profile-390');
-    await small.context().close();
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fleetFixture } from './fleet-fixture.ts';
+import { DEVICE_FIELDS, fleetFixture } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 
 interface Operation {
@@ -67,24 +67,7 @@ const FIELDS = [
   'subject',
   'body',
   'reboot_type',
-  'at',
-  'battery_life',
-  'flash_left',
-  'temperature_main_board',
-  'temperature_inside_cabinet',
-  'humidity_inside_cabinet',
-  'lat',
-  'lng',
-  'event_type',
-  'text',
-  'reading',
-  'volume_l',
-  'amount',
-  'pump_no',
-  'status',
-  'code',
-  'result',
-  'detail',
+  ...DEVICE_FIELDS,
   'avatar',
   'picture',
 ];

@@ -1,6 +1,5 @@
 import {
   AdminSiteSchema,
-  AdminTerminalSchema,
   AdminUserSchema,
   AuditEntrySchema,
   CompanySchema,
@@ -9,9 +8,9 @@ import {
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { startSmtpServer } from '@forecourt/test-support/smtp';
 import { waitFor } from '@forecourt/test-support/wait';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { adminClient } from './admin-client.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 import { type OrgFixture, orgFixture } from './org-fixtures.ts';
 
@@ -23,44 +22,10 @@ describe.skipIf(postgresUnavailable)('fleet administration', () => {
   let org: OrgFixture;
   let agent: string;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-  let seq = 0;
-  const uniq = (p: string) => `${p}-${Date.now().toString(36)}-${seq++}`;
-
-  const as = (token: string, opts: InjectOptions) => t.as(token, opts);
-  const post = (url: string, payload: unknown, token = agent) =>
-    as(token, { method: 'POST', url, payload: payload as object });
-  const patch = (url: string, payload: unknown, token = agent) =>
-    as(token, { method: 'PATCH', url, payload: payload as object });
-  const get = (url: string, token = agent) => as(token, { method: 'GET', url });
-  const del = (url: string, token = agent) => as(token, { method: 'DELETE', url });
-
-  async function newCompany(name = uniq('Company')) {
-    const res = await post('/api/admin/companies/', { name });
-    expect(res.statusCode, res.body).toBe(201);
-    return CompanySchema.parse(res.json());
-  }
-  async function newSite(companyId: number, extra: Record<string, unknown> = {}) {
-    const res = await post('/api/admin/sites/', {
-      company_id: companyId,
-      title: 'Harrogate Road',
-      number: uniq('S'),
-      lat: 53.99,
-      lng: -1.54,
-      timezone: 'Europe/London',
-      ...extra,
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return AdminSiteSchema.parse(res.json());
-  }
-  async function newTerminal(siteId: number) {
-    const res = await post('/api/admin/terminals/', {
-      site_id: siteId,
-      terminal_id: uniq('T'),
-      card_acceptor_name: 'HARROGATE RD',
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return AdminTerminalSchema.parse(res.json());
-  }
+  const { uniq, as, post, patch, get, del, newCompany, newSite, newTerminal } = adminClient(
+    () => t,
+    () => agent,
+  );
 
   beforeAll(async () => {
     smtp = await startSmtpServer();

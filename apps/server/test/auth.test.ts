@@ -43,6 +43,14 @@ function send(
 
 const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json()).data.errors;
 
+/** PUT /api/auth/reset-pass: a new password (confirmed) with the token of a reset link. */
+const resetPass = (t: TestApp, password: string, token: string) =>
+  send(t, 'PUT', '/api/auth/reset-pass', {
+    password,
+    confirmPassword: password,
+    reset_password_token: token,
+  });
+
 /** A token signed with the test secret and any claims: expired, issued long ago, ... */
 function forgeToken(claims: Record<string, unknown>) {
   return createSigner({ key: TEST_JWT_SECRET, algorithm: 'HS256' })(claims);
@@ -243,77 +251,32 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
     });
 
     it('answers every validation message of the form', async () => {
+      // A valid form with one field changed (undefined: left out of the body).
+      const valid = {
+        fullName: 'Jane Doe',
+        email: 'a@b.co',
+        password: 'pass1234',
+        confirmPassword: 'pass1234',
+        terms: true,
+      };
       const cases: [Record<string, unknown>, string][] = [
+        [{ email: undefined }, 'Email is required!'],
+        [{ email: '' }, 'Email is required!'],
+        [{ email: 'jane@nowhere' }, 'Email should be the real one!'],
+        [{ password: undefined, confirmPassword: 'x' }, 'Password is required!'],
+        [{ password: 'abc', confirmPassword: 'abc' }, 'Password should contains from 4 to 50 characters'],
         [
-          { fullName: 'Jane Doe', password: 'pass1234', confirmPassword: 'pass1234', terms: true },
-          'Email is required!',
-        ],
-        [
-          { fullName: 'Jane Doe', email: '', password: 'pass1234', confirmPassword: 'pass1234', terms: true },
-          'Email is required!',
-        ],
-        [
-          {
-            fullName: 'Jane Doe',
-            email: 'jane@nowhere',
-            password: 'pass1234',
-            confirmPassword: 'pass1234',
-            terms: true,
-          },
-          'Email should be the real one!',
-        ],
-        [
-          { fullName: 'Jane Doe', email: 'a@b.co', confirmPassword: 'x', terms: true },
-          'Password is required!',
-        ],
-        [
-          { fullName: 'Jane Doe', email: 'a@b.co', password: 'abc', confirmPassword: 'abc', terms: true },
+          { password: 'x'.repeat(51), confirmPassword: 'x'.repeat(51) },
           'Password should contains from 4 to 50 characters',
         ],
-        [
-          {
-            fullName: 'Jane Doe',
-            email: 'a@b.co',
-            password: 'x'.repeat(51),
-            confirmPassword: 'x'.repeat(51),
-            terms: true,
-          },
-          'Password should contains from 4 to 50 characters',
-        ],
-        [
-          { fullName: 'Jo', email: 'a@b.co', password: 'pass1234', confirmPassword: 'pass1234', terms: true },
-          MESSAGES.fullNameLength,
-        ],
-        [
-          { fullName: 'Jane Doe', email: 'a@b.co', password: 'pass1234', terms: true },
-          'Password confirmation is required!',
-        ],
-        [
-          {
-            fullName: 'Jane Doe',
-            email: 'a@b.co',
-            password: 'pass1234',
-            confirmPassword: 'pass12345',
-            terms: true,
-          },
-          'Password does not match the confirm password.',
-        ],
-        [
-          {
-            fullName: 'Jane Doe',
-            email: 'a@b.co',
-            password: 'pass1234',
-            confirmPassword: 'pass1234',
-            terms: false,
-          },
-          MESSAGES.termsRequired,
-        ],
-        [
-          { fullName: 'Jane Doe', email: 'a@b.co', password: 'pass1234', confirmPassword: 'pass1234' },
-          MESSAGES.termsRequired,
-        ],
+        [{ fullName: 'Jo' }, MESSAGES.fullNameLength],
+        [{ confirmPassword: undefined }, 'Password confirmation is required!'],
+        [{ confirmPassword: 'pass12345' }, 'Password does not match the confirm password.'],
+        [{ terms: false }, MESSAGES.termsRequired],
+        [{ terms: undefined }, MESSAGES.termsRequired],
       ];
-      for (const [payload, message] of cases) {
+      for (const [change, message] of cases) {
+        const payload = JSON.parse(JSON.stringify({ ...valid, ...change }));
         const res = await send(t, 'POST', '/api/auth/register', payload);
         expect(res.statusCode, JSON.stringify(payload)).toBe(400);
         expect(errorsOf(res), JSON.stringify(payload)).toContain(message);
@@ -380,11 +343,7 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
     it('refuses unknown, expired and used reset tokens with a clear 400', async () => {
       const { username } = await registerUser(t);
       const id = await userIdOf(t, username);
-      const unknown = await send(t, 'PUT', '/api/auth/reset-pass', {
-        password: 'newpass1',
-        confirmPassword: 'newpass1',
-        reset_password_token: 'not-a-token',
-      });
+      const unknown = await resetPass(t, 'newpass1', 'not-a-token');
       expect(unknown.statusCode).toBe(400);
       expect(errorsOf(unknown)).toEqual([RESET_TEXTS.tokenInvalid]);
 
@@ -394,11 +353,7 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
         createHash('sha256').update(expiredToken).digest('hex'),
         -1,
       );
-      const expired = await send(t, 'PUT', '/api/auth/reset-pass', {
-        password: 'newpass1',
-        confirmPassword: 'newpass1',
-        reset_password_token: expiredToken,
-      });
+      const expired = await resetPass(t, 'newpass1', expiredToken);
       expect(expired.statusCode).toBe(400);
       expect(errorsOf(expired)).toEqual([RESET_TEXTS.tokenExpired]);
     });
@@ -752,11 +707,7 @@ describe.skipIf(postgresUnavailable)('password reset over SMTP', () => {
     expect(ttl).toBeGreaterThan(3500_000);
     expect(ttl).toBeLessThanOrEqual(3600_000);
 
-    const res = await send(t, 'PUT', '/api/auth/reset-pass', {
-      password: 'new-pass',
-      confirmPassword: 'new-pass',
-      reset_password_token: token,
-    });
+    const res = await resetPass(t, 'new-pass', token);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       data: { messages: ['Your password has been successfully changed.'] },
@@ -771,11 +722,7 @@ describe.skipIf(postgresUnavailable)('password reset over SMTP', () => {
     );
     expect((await t.as(olderSession, { method: 'GET', url: '/api/user/' })).statusCode).toBe(401);
 
-    const again = await send(t, 'PUT', '/api/auth/reset-pass', {
-      password: 'third-pass',
-      confirmPassword: 'third-pass',
-      reset_password_token: token,
-    });
+    const again = await resetPass(t, 'third-pass', token);
     expect(again.statusCode).toBe(400);
     expect(errorsOf(again)).toEqual([RESET_TEXTS.tokenUsed]);
   });
@@ -852,11 +799,7 @@ describe.skipIf(postgresUnavailable)('password reset without SMTP', () => {
       const token = /http:\/\/localhost:8123\/#\/auth\/reset-password\?reset_password_token=([\w-]+)/.exec(
         line,
       )![1];
-      const res = await send(t, 'PUT', '/api/auth/reset-pass', {
-        password: 'logged-1',
-        confirmPassword: 'logged-1',
-        reset_password_token: token,
-      });
+      const res = await resetPass(t, 'logged-1', token);
       expect(res.statusCode).toBe(200);
       expect((await send(t, 'POST', '/api/auth/login', { username, password: 'logged-1' })).statusCode).toBe(
         200,

@@ -19,14 +19,11 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
   let agent: string;
   let company: string;
   let site: string;
-  const get = (token: string, url: string, headers: Record<string, string> = {}) =>
-    t.as(token, { method: 'GET', url, headers });
+  const get: TestApp['get'] = (...args) => t.get(...args);
 
   beforeAll(async () => {
     t = await buildTestApp();
-    agent = await t.login('agent');
-    company = await t.login('company');
-    site = await t.login('site');
+    ({ agent, company, site } = await t.demoTokens());
   });
   afterAll(async () => t?.close());
 

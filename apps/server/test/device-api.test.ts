@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { hashDeviceToken } from '../src/services/device-tokens.ts';
 import {
+  DEVICE_FIELDS,
   deviceCall,
   type FleetFixture,
   fleetFixture,
@@ -387,28 +388,7 @@ describe.skipIf(postgresUnavailable)('device API', () => {
       return seed / 0x7fffffff;
     };
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
-    const keys = [
-      'at',
-      'battery_life',
-      'flash_left',
-      'temperature_main_board',
-      'humidity_inside_cabinet',
-      'lat',
-      'lng',
-      'event_type',
-      'text',
-      'reading',
-      'volume_l',
-      'amount',
-      'pump_no',
-      'status',
-      'code',
-      'result',
-      'detail',
-      '__proto__',
-      'constructor',
-      '',
-    ] as const;
+    const keys = [...DEVICE_FIELDS, '__proto__', 'constructor', ''];
     const value = (depth: number): unknown => {
       switch (Math.floor(rnd() * 12)) {
         case 0:

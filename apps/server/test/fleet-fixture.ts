@@ -1,3 +1,11 @@
+import {
+  CommandAckSchema,
+  DeviceEventSchema,
+  DevicePumpStatusSchema,
+  DeviceShockSchema,
+  DeviceTransactionSchema,
+  TelemetryPointSchema,
+} from '@forecourt/contract/device';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import type { Database } from '../src/db/client.ts';
 import type { TestApp } from './helper.ts';
@@ -152,3 +160,17 @@ export async function provisionDevice(t: TestApp, userToken: string, terminalId:
   const res = await t.as(userToken, { method: 'POST', url: `/api/terminal/${terminalId}/device-token/` });
   return DeviceTokenResponseSchema.parse(res.json()).token;
 }
+
+/** Every field a body of the device API takes, read from the contract's schemas (for fuzzing them). */
+export const DEVICE_FIELDS: readonly string[] = [
+  ...new Set(
+    [
+      TelemetryPointSchema,
+      DeviceEventSchema,
+      DeviceShockSchema,
+      DeviceTransactionSchema,
+      DevicePumpStatusSchema,
+      CommandAckSchema,
+    ].flatMap((schema) => Object.keys(schema.shape)),
+  ),
+];

@@ -1,6 +1,5 @@
-import { AdminSiteSchema, AdminTerminalSchema, CompanySchema } from '@forecourt/contract/admin';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient } from './admin-client.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 import { orgFixture } from './org-fixtures.ts';
 
@@ -12,41 +11,13 @@ import { orgFixture } from './org-fixtures.ts';
 describe.skipIf(postgresUnavailable)('moving a site or a terminal moves its history', () => {
   let t: TestApp;
   let agent: string;
-  let seq = 0;
-  const uniq = (p: string) => `${p}-${Date.now().toString(36)}-${seq++}`;
-  const as = (token: string, opts: InjectOptions) => t.as(token, opts);
-  const post = (url: string, payload: unknown, token = agent) =>
-    as(token, { method: 'POST', url, payload: payload as object });
-  const get = (url: string, token = agent) => as(token, { method: 'GET', url });
-  const patch = (url: string, payload: unknown, token = agent) =>
-    as(token, { method: 'PATCH', url, payload: payload as object });
+  const { uniq, as, post, patch, get, newCompany, newTerminal, ...admin } = adminClient(
+    () => t,
+    () => agent,
+  );
+  // Sites and terminals of their own, told apart from the administration suite's.
+  const newSite = (companyId: number) => admin.newSite(companyId, { title: 'Wetherby Road' });
 
-  async function newCompany() {
-    const res = await post('/api/admin/companies/', { name: uniq('Company') });
-    expect(res.statusCode, res.body).toBe(201);
-    return CompanySchema.parse(res.json());
-  }
-  async function newSite(companyId: number) {
-    const res = await post('/api/admin/sites/', {
-      company_id: companyId,
-      title: 'Wetherby Road',
-      number: uniq('S'),
-      lat: 53.99,
-      lng: -1.54,
-      timezone: 'Europe/London',
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return AdminSiteSchema.parse(res.json());
-  }
-  async function newTerminal(siteId: number) {
-    const res = await post('/api/admin/terminals/', {
-      site_id: siteId,
-      terminal_id: uniq('T'),
-      card_acceptor_name: 'WETHERBY RD',
-    });
-    expect(res.statusCode, res.body).toBe(201);
-    return AdminTerminalSchema.parse(res.json());
-  }
   /** A company user of one company (the demo user's password), signed in. */
   async function companyUser(companyId: number) {
     const username = uniq('cu');
@@ -100,7 +71,7 @@ describe.skipIf(postgresUnavailable)('moving a site or a terminal moves its hist
     const from = await newCompany();
     const to = await newCompany();
     const site = await newSite(from.id);
-    const terminal = await newTerminal(site.id);
+    const terminal = await newTerminal(site.id, { card_acceptor_name: 'WETHERBY RD' });
     const { alertId, commandId } = await withHistory(terminal.id);
     const oldUser = await companyUser(from.id);
     const newUser = await companyUser(to.id);
@@ -134,7 +105,7 @@ describe.skipIf(postgresUnavailable)('moving a site or a terminal moves its hist
     const to = await newCompany();
     const oldSite = await newSite(from.id);
     const newSite_ = await newSite(to.id);
-    const terminal = await newTerminal(oldSite.id);
+    const terminal = await newTerminal(oldSite.id, { card_acceptor_name: 'WETHERBY RD' });
     const { alertId, commandId } = await withHistory(terminal.id);
     const oldUser = await companyUser(from.id);
     const newUser = await companyUser(to.id);

@@ -22,6 +22,10 @@ export interface TestApp {
   login(username: string, password?: string): Promise<string>;
   /** app.inject with a token as `Authorization: JWT <token>`. */
   as(token: string, opts: InjectOptions): Promise<LightMyRequestResponse>;
+  /** A GET as the user of `token`, with extra headers. */
+  get(token: string, url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** The three demo users (agent, company, site), signed in. */
+  demoTokens(): Promise<{ agent: string; company: string; site: string }>;
   close(): Promise<void>;
 }
 
@@ -50,7 +54,7 @@ export async function buildTestApp(
   });
   await app.ready();
   const tokens = new Map<string, string>();
-  return {
+  const testApp: TestApp = {
     app,
     database,
     async login(username, password = DEMO_PASSWORD) {
@@ -70,9 +74,20 @@ export async function buildTestApp(
     as(token, opts) {
       return app.inject({ ...opts, headers: { ...(opts.headers ?? {}), authorization: `JWT ${token}` } });
     },
+    get(token, url, headers = {}) {
+      return testApp.as(token, { method: 'GET', url, headers });
+    },
+    async demoTokens() {
+      return {
+        agent: await testApp.login('agent'),
+        company: await testApp.login('company'),
+        site: await testApp.login('site'),
+      };
+    },
     async close() {
       await app.close();
       await database.close();
     },
   };
+  return testApp;
 }

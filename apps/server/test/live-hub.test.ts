@@ -25,7 +25,7 @@ const principalOf = (userId: number, siteIds: number[]): Principal => ({
 
 /**
  * The hub on a real app's change feed, its streams on a plain HTTP server: `?user=&site=&token=` says who opens
- * one (the route's authentication is tested in test/live.test.ts).
+ * one (the route's authentication is tested in test/live-stream.test.ts).
  */
 describe.skipIf(postgresUnavailable)(`live hub (${testDbKind})`, () => {
   let t: TestApp;

@@ -11,12 +11,11 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
   let agent: string;
   let company: string;
   let site: string;
-  const get = (token: string, url: string, headers: Record<string, string> = {}) =>
-    t.as(token, { method: 'GET', url, headers });
+  const get: TestApp['get'] = (...args) => t.get(...args);
 
   beforeAll(async () => {
     t = await buildTestApp();
-    [agent, company, site] = [await t.login('agent'), await t.login('company'), await t.login('site')];
+    ({ agent, company, site } = await t.demoTokens());
   });
   afterAll(async () => t?.close());
 

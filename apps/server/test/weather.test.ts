@@ -92,25 +92,32 @@ async function startProviders() {
   });
 }
 
-describe.skipIf(postgresUnavailable)('weather and reverse geocoding (keyless providers)', () => {
-  let p: Provider;
-  let t: TestApp;
-  let token: string;
+/**
+ * A suite's fake providers and its app pointed at them (`env` from the providers' address), with `username`
+ * signed in; set in the suite's beforeAll.
+ */
+function withProviders(username: string, env: (url: string) => Record<string, string>) {
+  const s = {} as { p: Provider; t: TestApp; token: string };
   beforeAll(async () => {
-    p = await startProviders();
-    t = await buildTestApp({
-      WEATHER_URL: `${p.url}/v1/forecast`,
-      GEO_URL: `${p.url}/reverse`,
-      WEATHER_TIMEOUT_MS: '30000',
-    });
-    token = await t.login('agent');
+    s.p = await startProviders();
+    s.t = await buildTestApp(env(s.p.url));
+    s.token = await s.t.login(username);
   });
   afterAll(async () => {
-    await t?.close();
-    await p?.close();
+    await s.t?.close();
+    await s.p?.close();
   });
-  const get = (url: string) => t.as(token, { method: 'GET', url });
-  const hits = (path: string) => p.requests.filter((r) => r.path === path).length;
+  return s;
+}
+
+describe.skipIf(postgresUnavailable)('weather and reverse geocoding (keyless providers)', () => {
+  const s = withProviders('agent', (url) => ({
+    WEATHER_URL: `${url}/v1/forecast`,
+    GEO_URL: `${url}/reverse`,
+    WEATHER_TIMEOUT_MS: '30000',
+  }));
+  const get = (url: string) => s.t.as(s.token, { method: 'GET', url });
+  const hits = (path: string) => s.p.requests.filter((r) => r.path === path).length;
 
   it('maps Open-Meteo hourly data to a 3-hourly forecast list with the city', async () => {
     const res = await get('/api/weather/?lat=51.2722&lng=0.1903&units=metric');
@@ -137,7 +144,7 @@ describe.skipIf(postgresUnavailable)('weather and reverse geocoding (keyless pro
     const night = body.list.find((i) => i.dt_txt.endsWith(' 03:00:00'))!;
     expect(night.weather[0]).toEqual({ main: 'Clear', description: 'clear sky', icon: '01n' });
 
-    const call = p.requests.find((r) => r.path === '/v1/forecast')!;
+    const call = s.p.requests.find((r) => r.path === '/v1/forecast')!;
     expect(call.query.get('latitude')).toBe('51.27');
     expect(call.query.get('longitude')).toBe('0.19');
     expect(call.query.get('wind_speed_unit')).toBe('kmh');
@@ -162,7 +169,7 @@ describe.skipIf(postgresUnavailable)('weather and reverse geocoding (keyless pro
     expect(body.units).toBe('imperial');
     expect(body.list[0].main.temp).toBeGreaterThanOrEqual(50);
     expect(
-      p.requests
+      s.p.requests
         .filter((r) => r.path === '/v1/forecast')
         .at(-1)
         ?.query.get('temperature_unit'),
@@ -197,7 +204,7 @@ describe.skipIf(postgresUnavailable)('weather and reverse geocoding (keyless pro
 
   it('refuses a caller without a token', async () => {
     for (const url of ['/api/weather/?lat=1&lng=1', '/api/geo/reverse/?lat=1&lng=1']) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await s.t.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(401);
     }
   });
@@ -230,27 +237,16 @@ describe.skipIf(postgresUnavailable)('weather and reverse geocoding (keyless pro
 });
 
 describe.skipIf(postgresUnavailable)('weather with OpenWeatherMap and Google-style geocoding', () => {
-  let p: Provider;
-  let t: TestApp;
-  let token: string;
-  beforeAll(async () => {
-    p = await startProviders();
-    t = await buildTestApp({
-      WEATHER_API_KEY: 'owm-key',
-      WEATHER_URL: `${p.url}/data/2.5/forecast`,
-      GEO_API_KEY: 'geo-key',
-      GEO_URL: `${p.url}/maps/api/geocode/json`,
-      WEATHER_TIMEOUT_MS: '30000',
-    });
-    token = await t.login('company');
-  });
-  afterAll(async () => {
-    await t?.close();
-    await p?.close();
-  });
+  const s = withProviders('company', (url) => ({
+    WEATHER_API_KEY: 'owm-key',
+    WEATHER_URL: `${url}/data/2.5/forecast`,
+    GEO_API_KEY: 'geo-key',
+    GEO_URL: `${url}/maps/api/geocode/json`,
+    WEATHER_TIMEOUT_MS: '30000',
+  }));
 
   it('uses the key, metric units, and converts wind from m/s to km/h', async () => {
-    const res = await t.as(token, { method: 'GET', url: '/api/weather/?lat=53.48&lng=-2.24' });
+    const res = await s.t.as(s.token, { method: 'GET', url: '/api/weather/?lat=53.48&lng=-2.24' });
     expect(res.statusCode).toBe(200);
     const body = WeatherResponseSchema.parse(res.json());
     expect(body.city).toBe('Manchester');
@@ -262,7 +258,7 @@ describe.skipIf(postgresUnavailable)('weather with OpenWeatherMap and Google-sty
         wind: { speed: 18, deg: 230 },
       },
     ]);
-    const call = p.requests.find((r) => r.path === '/data/2.5/forecast')!;
+    const call = s.p.requests.find((r) => r.path === '/data/2.5/forecast')!;
     expect(Object.fromEntries(call.query)).toMatchObject({
       lat: '53.48',
       lon: '-2.24',
@@ -272,9 +268,9 @@ describe.skipIf(postgresUnavailable)('weather with OpenWeatherMap and Google-sty
   });
 
   it('takes postal_town before locality from a Google-style answer', async () => {
-    const res = await t.as(token, { method: 'GET', url: '/api/geo/reverse/?lat=53.82&lng=-1.58' });
+    const res = await s.t.as(s.token, { method: 'GET', url: '/api/geo/reverse/?lat=53.82&lng=-1.58' });
     expect(GeoReverseResponseSchema.parse(res.json()).city).toBe('Headingley');
-    const call = p.requests.find((r) => r.path === '/maps/api/geocode/json')!;
+    const call = s.p.requests.find((r) => r.path === '/maps/api/geocode/json')!;
     expect(call.query.get('latlng')).toBe('53.82,-1.58');
     expect(call.query.get('key')).toBe('geo-key');
   });

@@ -75,6 +75,57 @@ export async function login(baseUrl: string, username = 'agent', password = 'dem
 
 export const authHeader = (token: string) => ({ authorization: `JWT ${token}` });
 
+/** Signs in as the demo agent: its token and its agent id (`GET /api/user/`). */
+export async function signedInAgent(baseUrl: string): Promise<{ token: string; agentId: number }> {
+  const token = await login(baseUrl);
+  const me = await json<{ agent: number | null }>(`${baseUrl}/api/user/`, {
+    headers: authHeader(token),
+    expect: [200],
+  });
+  if (!me.body.agent) throw new Error('the agent sign-in has no agent id');
+  return { token, agentId: me.body.agent };
+}
+
+/** The terminals of the agent's sites, site by site, until at least `count` are listed (each with its site). */
+export async function agentTerminals(
+  baseUrl: string,
+  token: string,
+  agentId: number,
+  count: number,
+): Promise<Array<{ id: number; siteId: number }>> {
+  const get = <T>(path: string) =>
+    json<T>(`${baseUrl}${path}`, { headers: authHeader(token), expect: [200] });
+  const sites = await get<Array<{ id: number }>>(`/api/agent/${agentId}/sites/`);
+  const terminals: Array<{ id: number; siteId: number }> = [];
+  for (const site of sites.body) {
+    if (terminals.length >= count) break;
+    const list = await get<Array<{ id: number }>>(`/api/site/${site.id}/terminals/`);
+    for (const t of list.body) terminals.push({ id: t.id, siteId: site.id });
+  }
+  if (terminals.length === 0) throw new Error('no terminals found through the API');
+  return terminals;
+}
+
+/** A device token for each terminal, provisioned through the API by the agent. */
+export async function provisionDevices(
+  baseUrl: string,
+  token: string,
+  terminalIds: number[],
+): Promise<string[]> {
+  const tokens: string[] = [];
+  for (const id of terminalIds) {
+    const r = await json<{ token: string }>(`${baseUrl}/api/terminal/${id}/device-token/`, {
+      method: 'POST',
+      headers: authHeader(token),
+    });
+    if (r.status >= 300)
+      throw new Error(`device-token for terminal ${id}: ${r.status} ${JSON.stringify(r.body)}`);
+    tokens.push(r.body.token);
+  }
+  console.log(`provisioned ${tokens.length} device tokens through the API`);
+  return tokens;
+}
+
 /** The hardware event types (docs/event-types.md): the hardware issues widget's filter. */
 const HARDWARE = [1, 2, 12, 13, 14, 15];
 

@@ -14,16 +14,8 @@ import {
   PASSWORD_MIN,
 } from './validation-rules.ts';
 
-export {
-  EMAIL_MAX,
-  EMAIL_PATTERN,
-  FULL_NAME_MAX,
-  FULL_NAME_MIN,
-  LOGIN_USERNAME_MAX,
-  MESSAGES,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-} from './validation-rules.ts';
+/** The limits, texts and plain checks, for whoever imports the zod fields. */
+export * from './validation-rules.ts';
 
 export const passwordField = z
   .string({ error: MESSAGES.passwordRequired })

@@ -5,6 +5,7 @@ import {
   type Ref,
   type RefCallback,
   useEffect,
+  useId,
   useLayoutEffect,
   useState,
   useSyncExternalStore,
@@ -62,6 +63,45 @@ export function useOnDemand<T>(module: OnDemand<T>, wanted: boolean): T | undefi
     if (wanted && !loaded) preload(module);
   }, [wanted, loaded, module]);
   return loaded;
+}
+
+/** What a fetched popover or menu gets from the control that opens it (`useOnDemandToggle`). */
+export interface AnchoredProps {
+  /** The id of the control; the dropdown is `${id}-dropdown`. */
+  id: string;
+  /** The control, already on the page: the dropdown opens under it. */
+  target: HTMLElement | null;
+  opened: boolean;
+  onChange: (opened: boolean) => void;
+}
+
+/**
+ * A button that opens a popover or menu fetched on demand: its open state, the module once loaded, the
+ * props of the button (what Mantine's Target would set, plus fetching the code when the pointer or focus
+ * comes near) and the props to hand the fetched dropdown.
+ */
+export function useOnDemandToggle<T>(module: OnDemand<T>, popup: 'dialog' | 'menu') {
+  const [opened, setOpened] = useState(false);
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  const id = useId();
+  const loaded = useOnDemand(module, opened);
+  const warm = () => preload(module);
+  return {
+    loaded,
+    opened,
+    setOpened,
+    button: {
+      ref: setElement,
+      id,
+      'aria-haspopup': popup,
+      'aria-expanded': opened,
+      'aria-controls': opened && loaded ? `${id}-dropdown` : undefined,
+      onClick: () => setOpened((o) => !o),
+      onPointerEnter: warm,
+      onFocus: warm,
+    },
+    anchored: { id, target: element, opened, onChange: setOpened } satisfies AnchoredProps,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Alert } from '@forecourt/contract/fleet';
+import type { Alert, SiteDetail } from '@forecourt/contract/fleet';
 import type { CurrentUser } from '@forecourt/contract/users';
 
 export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
@@ -34,6 +34,21 @@ export function makeAlert(overrides: Partial<Alert> = {}): Alert {
     acknowledged_at: null,
     acknowledged_by: null,
     note: null,
+    ...overrides,
+  };
+}
+
+/** `GET /api/site/detail/101/`: the demo user's site, Leeds Road of Northern Fuels. */
+export function makeSiteDetail(overrides: Partial<SiteDetail> = {}): SiteDetail {
+  return {
+    id: 101,
+    title: 'Leeds Road',
+    number: '101',
+    company_id: 11,
+    company_name: 'Northern Fuels',
+    lat: null,
+    lng: null,
+    timezone: 'Europe/London',
     ...overrides,
   };
 }

@@ -12,6 +12,23 @@ const KIND_LABELS = {
   none: 'KIND_NONE',
 } as const;
 
+/** A short list (the first six) under a small heading; nothing when empty. */
+function NameList({ title, names = [] }: { title: string; names?: { id: number; name: string }[] }) {
+  if (names.length === 0) return null;
+  return (
+    <Stack gap={2} mt="sm">
+      <Text size="xs" fw={700} tt="uppercase" c="dimmed">
+        {title}
+      </Text>
+      {names.slice(0, 6).map((n) => (
+        <Text key={n.id} size="sm" lineClamp={1}>
+          {n.name}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
 /** The narrow column of the two- and three-column layouts: who is signed in and what they reach. */
 function AccountColumn() {
   const { t } = useTranslation();
@@ -26,30 +43,11 @@ function AccountColumn() {
       <Text size="sm" c="dimmed">
         {t(KIND_LABELS[kind])}
       </Text>
-      {user && user.companies.length > 0 && (
-        <Stack gap={2} mt="sm">
-          <Text size="xs" fw={700} tt="uppercase" c="dimmed">
-            {t('COMPANIES')}
-          </Text>
-          {user.companies.slice(0, 6).map((c) => (
-            <Text key={c.id} size="sm" lineClamp={1}>
-              {c.name}
-            </Text>
-          ))}
-        </Stack>
-      )}
-      {user && user.sites.length > 0 && (
-        <Stack gap={2} mt="sm">
-          <Text size="xs" fw={700} tt="uppercase" c="dimmed">
-            {t('SITES')}
-          </Text>
-          {user.sites.slice(0, 6).map((s) => (
-            <Text key={s.id} size="sm" lineClamp={1}>
-              {s.title} · {s.number}
-            </Text>
-          ))}
-        </Stack>
-      )}
+      <NameList title={t('COMPANIES')} names={user?.companies.map((c) => ({ id: c.id, name: c.name }))} />
+      <NameList
+        title={t('SITES')}
+        names={user?.sites.map((s) => ({ id: s.id, name: `${s.title} · ${s.number}` }))}
+      />
     </Card>
   );
 }

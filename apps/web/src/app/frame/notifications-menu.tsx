@@ -3,9 +3,9 @@ import { NOTIFICATIONS_DELAY_MS } from '@forecourt/contract/rules';
 import { ActionIcon, Group, Indicator } from '@mantine/core';
 import { IconBell, IconMail } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { onDemand, preload, useOnDemand } from '../../components/on-demand.tsx';
+import { onDemand, useOnDemandToggle } from '../../components/on-demand.tsx';
 import { alertQueries, notificationScope } from '../../lib/api/alerts.ts';
 import { pollWhileStreamDown } from '../../lib/api/live.ts';
 import { useSession } from '../../lib/auth/session.ts';
@@ -28,8 +28,6 @@ const MAIL_BADGE = 2;
 export function NotificationsMenu() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const [opened, setOpened] = useState(false);
-  const [target, setTarget] = useState<HTMLDivElement | null>(null);
   const source = notificationScope(user);
   // The unacknowledged active alerts of the source (docs/product.md#alert-lifecycle): counted, the latest listed.
   const unacknowledged = { state: 'active', acknowledged: false } as const;
@@ -52,13 +50,36 @@ export function NotificationsMenu() {
     ? `#/${source.kind}/${source.id}/${LOG_PATHS.alert.path}?state=active&acknowledged=false`
     : '#/';
 
-  const dropdown = useOnDemand(dropdownModule, opened);
-  const toggle = () => setOpened((o) => !o);
-  const warm = () => preload(dropdownModule);
+  const {
+    loaded: dropdown,
+    opened,
+    setOpened,
+    button,
+    anchored,
+  } = useOnDemandToggle(dropdownModule, 'dialog');
+  const iconButton = (label: string, icon: ReactNode) => (
+    <ActionIcon
+      variant="subtle"
+      color="gray"
+      size="lg"
+      aria-label={label}
+      aria-expanded={opened}
+      aria-haspopup="dialog"
+      onClick={button.onClick}
+    >
+      {icon}
+    </ActionIcon>
+  );
 
   return (
     <>
-      <Group ref={setTarget} gap={4} wrap="nowrap" onPointerEnter={warm} onFocus={warm}>
+      <Group
+        ref={button.ref}
+        gap={4}
+        wrap="nowrap"
+        onPointerEnter={button.onPointerEnter}
+        onFocus={button.onFocus}
+      >
         <Indicator
           label={String(count)}
           size={18}
@@ -67,35 +88,15 @@ export function NotificationsMenu() {
           data-empty={count === 0 || undefined}
           className="fc-bell-count"
         >
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={t('NOTIFICATIONS')}
-            aria-expanded={opened}
-            aria-haspopup="dialog"
-            onClick={toggle}
-          >
-            <IconBell size={20} />
-          </ActionIcon>
+          {iconButton(t('NOTIFICATIONS'), <IconBell size={20} />)}
         </Indicator>
         <Indicator label={String(MAIL_BADGE)} size={18} color="red" offset={4}>
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={t('MESSAGES')}
-            aria-expanded={opened}
-            aria-haspopup="dialog"
-            onClick={toggle}
-          >
-            <IconMail size={20} />
-          </ActionIcon>
+          {iconButton(t('MESSAGES'), <IconMail size={20} />)}
         </Indicator>
       </Group>
       {dropdown && (
         <dropdown.NotificationsDropdown
-          target={target}
+          target={anchored.target}
           opened={opened}
           onChange={setOpened}
           count={count}

@@ -3,15 +3,10 @@ import { IconDeviceTv, IconLogout, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { LanguageMenuItems } from '../../components/language-menu-items.tsx';
 import { Link } from '../../components/link.tsx';
-import { ElementTarget, useOpenAfterMount } from '../../components/on-demand.tsx';
+import { type AnchoredProps, ElementTarget, useOpenAfterMount } from '../../components/on-demand.tsx';
 
-export interface UserMenuDropdownProps {
-  /** The id of the user button (the menu's labelled by it); the dropdown is `${id}-dropdown`. */
-  id: string;
-  /** The user button (user-menu.tsx). */
-  target: HTMLElement | null;
-  opened: boolean;
-  onChange: (opened: boolean) => void;
+/** Anchored to the user button (user-menu.tsx), which labels the menu. */
+export interface UserMenuDropdownProps extends AnchoredProps {
   /** Where the Wall screen entry leads. */
   wallScreen: string;
 }

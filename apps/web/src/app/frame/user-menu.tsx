@@ -2,10 +2,9 @@ import { userKind } from '@forecourt/contract/users';
 import { Avatar, Text, UnstyledButton } from '@mantine/core';
 import { IconUser } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { onDemand, preload, useOnDemand } from '../../components/on-demand.tsx';
+import { onDemand, useOnDemandToggle } from '../../components/on-demand.tsx';
 import { env } from '../../config/env.ts';
 import { paths } from '../../config/paths.ts';
 import { siteQueries } from '../../lib/api/sites.ts';
@@ -45,27 +44,15 @@ export function UserMenu() {
   const { user } = useSession();
   const wallScreen = useWallScreenLink();
   const name = user?.name || user?.username || '';
-  const [opened, setOpened] = useState(false);
-  const [button, setButton] = useState<HTMLButtonElement | null>(null);
-  const menuId = useId();
-  const dropdown = useOnDemand(dropdownModule, opened);
-  const warm = () => preload(dropdownModule);
+  const { loaded: dropdown, opened, button, anchored } = useOnDemandToggle(dropdownModule, 'menu');
   return (
     <>
       <UnstyledButton
-        ref={setButton}
+        {...button}
         // The name shown beside the avatar is part of the button's name (WCAG 2.5.3).
         aria-label={name ? t('USER_MENU_OF', { name }) : t('USER_MENU')}
         className="fc-user-button"
-        // What Mantine's Menu.Target sets on its button.
-        id={menuId}
-        aria-haspopup="menu"
-        aria-expanded={opened}
-        aria-controls={opened && dropdown ? `${menuId}-dropdown` : undefined}
         data-expanded={opened || undefined}
-        onClick={() => setOpened((o) => !o)}
-        onPointerEnter={warm}
-        onFocus={warm}
       >
         <Avatar
           src={avatarUrl(user?.avatar ?? user?.picture)}
@@ -81,15 +68,7 @@ export function UserMenu() {
           {name}
         </Text>
       </UnstyledButton>
-      {dropdown && (
-        <dropdown.UserMenuDropdown
-          id={menuId}
-          target={button}
-          opened={opened}
-          onChange={setOpened}
-          wallScreen={wallScreen}
-        />
-      )}
+      {dropdown && <dropdown.UserMenuDropdown {...anchored} wallScreen={wallScreen} />}
     </>
   );
 }

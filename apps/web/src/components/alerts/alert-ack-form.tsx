@@ -1,14 +1,9 @@
 import { Button, Group, Popover, Stack, Text, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ElementTarget, useOpenAfterMount } from '../on-demand.tsx';
+import { type AnchoredProps, ElementTarget, useOpenAfterMount } from '../on-demand.tsx';
 
-export interface AckFormProps {
-  /** The id of the Ack button; the dropdown is `${id}-dropdown`. */
-  id: string;
-  /** The Ack button (alert-ack.tsx). */
-  target: HTMLElement | null;
-  opened: boolean;
-  onChange: (opened: boolean) => void;
+/** Anchored to the Ack button (alert-ack.tsx). */
+export interface AckFormProps extends AnchoredProps {
   note: string;
   onNote: (note: string) => void;
   onSubmit: () => void;

@@ -3,12 +3,12 @@ import type { Alert } from '@forecourt/contract/fleet';
 import { formatDateSafe } from '@forecourt/contract/formatters';
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLocale } from '../../i18n/languages.ts';
 import { useAckAlert } from '../../lib/api/alerts.ts';
 import { errorText } from '../../lib/api-client.ts';
-import { DeferredTooltip, onDemand, preload, useOnDemand } from '../on-demand.tsx';
+import { DeferredTooltip, onDemand, useOnDemandToggle } from '../on-demand.tsx';
 
 /** The note form, with its floating code: fetched when it first opens (or the pointer comes near). */
 const formModule = onDemand(() => import('./alert-ack-form.tsx'));
@@ -82,14 +82,10 @@ export function AlertAck({
   alert: Pick<Alert, 'id' | 'text' | 'acknowledged_by' | 'acknowledged_at' | 'note'>;
 }) {
   const { t } = useTranslation();
-  const [opened, setOpened] = useState(false);
   const [note, setNote] = useState('');
-  const [button, setButton] = useState<HTMLButtonElement | null>(null);
-  const popoverId = useId();
-  const form = useOnDemand(formModule, opened);
+  const { loaded: form, setOpened, button, anchored } = useOnDemandToggle(formModule, 'dialog');
   const ack = useAckAlert();
   if (alert.acknowledged_at) return <AckedBy alert={alert} />;
-  const warm = () => preload(formModule);
   const submit = () =>
     ack.mutate(
       { id: alert.id, note: note.trim() || undefined },
@@ -103,29 +99,18 @@ export function AlertAck({
   return (
     <>
       <Button
-        ref={setButton}
+        {...button}
         size="compact-xs"
         variant="light"
-        onClick={() => setOpened((o) => !o)}
-        onPointerEnter={warm}
-        onFocus={warm}
         aria-label={t('ACKNOWLEDGE_ALERT', { text: alert.text })}
         className="fc-ack-button"
         leftSection={<IconCheck size={12} aria-hidden />}
-        // What Mantine's Popover.Target sets on its button.
-        id={popoverId}
-        aria-haspopup="dialog"
-        aria-expanded={opened}
-        aria-controls={opened && form ? `${popoverId}-dropdown` : undefined}
       >
         {t('ACK_SHORT')}
       </Button>
       {form && (
         <form.AckForm
-          id={popoverId}
-          target={button}
-          opened={opened}
-          onChange={setOpened}
+          {...anchored}
           note={note}
           onNote={setNote}
           onSubmit={submit}

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { makeAlert, makeUser } from '../../testing/factories.ts';
+import { makeAlert, makeSiteDetail, makeUser } from '../../testing/factories.ts';
 import { json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
 import { HardwareIssuesWidget } from './components/hardware-issues-widget.tsx';
@@ -12,16 +12,7 @@ describe('Hardware issues widget', () => {
         makeAlert({ number: '10010002', issue: 'Printer jam', site_id: 101, company_id: 11 }),
       ]),
       // The site's company, for the hardware log link, comes with the site's detail.
-      'GET /api/site/detail/101/': json({
-        id: 101,
-        title: 'Leeds Road',
-        number: '101',
-        company_id: 11,
-        company_name: 'Northern Fuels',
-        lat: null,
-        lng: null,
-        timezone: 'Europe/London',
-      }),
+      'GET /api/site/detail/101/': json(makeSiteDetail()),
     });
     renderWithProviders(<HardwareIssuesWidget scope={{ kind: 'site', id: 101 }} />, { user: makeUser() });
     const table = await screen.findByRole('table', { name: 'Hardware issues' });

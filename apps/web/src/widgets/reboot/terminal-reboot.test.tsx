@@ -3,7 +3,7 @@ import type { Command } from '@forecourt/contract/terminals';
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeUser } from '../../testing/factories.ts';
+import { makeSiteDetail, makeUser } from '../../testing/factories.ts';
 import { json, type MockHandler, type MockReply, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
 import { TerminalReboot } from './components/terminal-reboot.tsx';
@@ -56,21 +56,29 @@ function fleet(extra: Record<string, MockHandler | MockReply> = {}) {
     'GET /api/site/102/terminals/': json([terminal(1021, '10020001')]),
     'GET /api/site/201/terminals/': json([terminal(2011, '20010001')]),
     'GET /api/company/detail/11/': json({ id: 11, name: 'Northern Fuels', agent_id: 7 }),
-    'GET /api/site/detail/101/': json({
-      id: 101,
-      title: 'Leeds Road',
-      number: '101',
-      company_id: 11,
-      company_name: 'Northern Fuels',
-      lat: null,
-      lng: null,
-      timezone: 'Europe/London',
-    }),
+    'GET /api/site/detail/101/': json(makeSiteDetail()),
     ...extra,
   });
 }
 
 const select = (name: string) => screen.getByRole('combobox', { name }) as HTMLSelectElement;
+/** The widget on the demo agent's dashboard. */
+const renderForAgent = () =>
+  renderWithProviders(<TerminalReboot scope={{ kind: 'agent', id: 7 }} />, { user: agent });
+
+/** Picks a company, a site, a terminal and a reboot type, each once its list has loaded. */
+async function choose(
+  user: ReturnType<typeof renderForAgent>['user'],
+  pick: { site: string; terminal: string; type: string },
+) {
+  await user.selectOptions(select('Company'), 'Northern Fuels');
+  await waitFor(() => expect(select('Site')).toBeEnabled());
+  await user.selectOptions(select('Site'), pick.site);
+  await waitFor(() => expect(select('Terminal')).toBeEnabled());
+  await user.selectOptions(select('Terminal'), pick.terminal);
+  await user.selectOptions(select('Reboot type'), pick.type);
+}
+
 const selectedText = (name: string) => {
   const s = select(name);
   return s.options[s.selectedIndex]?.text;
@@ -171,9 +179,7 @@ describe('reboot chain rules', () => {
 describe('TerminalReboot', () => {
   it('each dropdown is disabled until the one before has a value, with their placeholders', async () => {
     fleet();
-    const { user } = renderWithProviders(<TerminalReboot scope={{ kind: 'agent', id: 7 }} />, {
-      user: agent,
-    });
+    const { user } = renderForAgent();
     expect(selectedText('Company')).toBe('Company...');
     expect(selectedText('Site')).toBe('Site...');
     expect(selectedText('Terminal')).toBe('Terminal...');
@@ -210,15 +216,8 @@ describe('TerminalReboot', () => {
 
   it('changing the company clears what follows and loads its sites; a single site is chosen with its terminal', async () => {
     const http = fleet();
-    const { user } = renderWithProviders(<TerminalReboot scope={{ kind: 'agent', id: 7 }} />, {
-      user: agent,
-    });
-    await user.selectOptions(select('Company'), 'Northern Fuels');
-    await waitFor(() => expect(select('Site')).toBeEnabled());
-    await user.selectOptions(select('Site'), 'Leeds Road');
-    await waitFor(() => expect(select('Terminal')).toBeEnabled());
-    await user.selectOptions(select('Terminal'), '10010001');
-    await user.selectOptions(select('Reboot type'), 'Software');
+    const { user } = renderForAgent();
+    await choose(user, { site: 'Leeds Road', terminal: '10010001', type: 'Software' });
 
     await user.selectOptions(select('Company'), 'Southern Fuels');
     expect(http.find('GET', '/api/company/12/sites/')).toHaveLength(1);
@@ -231,15 +230,8 @@ describe('TerminalReboot', () => {
 
   it('changing the site clears terminal and type and loads its terminals', async () => {
     const http = fleet();
-    const { user } = renderWithProviders(<TerminalReboot scope={{ kind: 'agent', id: 7 }} />, {
-      user: agent,
-    });
-    await user.selectOptions(select('Company'), 'Northern Fuels');
-    await waitFor(() => expect(select('Site')).toBeEnabled());
-    await user.selectOptions(select('Site'), 'Leeds Road');
-    await waitFor(() => expect(select('Terminal')).toBeEnabled());
-    await user.selectOptions(select('Terminal'), '10010002');
-    await user.selectOptions(select('Reboot type'), 'Full');
+    const { user } = renderForAgent();
+    await choose(user, { site: 'Leeds Road', terminal: '10010002', type: 'Full' });
     await user.selectOptions(select('Site'), 'York Street');
     expect(http.find('GET', '/api/site/102/terminals/')).toHaveLength(1);
     await waitFor(() => expect(selectedText('Terminal')).toBe('10020001'));
@@ -293,15 +285,8 @@ describe('TerminalReboot', () => {
           answer = resolve;
         }),
     });
-    const { user } = renderWithProviders(<TerminalReboot scope={{ kind: 'agent', id: 7 }} />, {
-      user: agent,
-    });
-    await user.selectOptions(select('Company'), 'Northern Fuels');
-    await waitFor(() => expect(select('Site')).toBeEnabled());
-    await user.selectOptions(select('Site'), 'Leeds Road');
-    await waitFor(() => expect(select('Terminal')).toBeEnabled());
-    await user.selectOptions(select('Terminal'), '10010002');
-    await user.selectOptions(select('Reboot type'), 'Full');
+    const { user } = renderForAgent();
+    await choose(user, { site: 'Leeds Road', terminal: '10010002', type: 'Full' });
 
     await user.click(screen.getByRole('button', { name: 'Reboot terminal' }));
     let dialog = await screen.findByRole('dialog');

@@ -38,15 +38,13 @@ function activity(fill: (series: number, bucket: number) => number = () => 0): T
 const LABELS = { normal: 'Normal', zero: 'Zero value', lt1: 'Under 1 litre' };
 const THEME = { normal: '#111111', zero: '#222222', lt1: '#333333' };
 
+/** The chart data of `activity(count)` over a window, labelled in UTC. */
+const chartData = (count: (series: number, bucket: number) => number, window: 'hour' | 'day') =>
+  transactionChartData(activity(count), window, THEME, LABELS, 'UTC');
+
 describe('transaction chart data', () => {
   it('maps the last hour to 12 five-minute buckets and the three series in order with their colours', () => {
-    const data = transactionChartData(
-      activity((s, b) => s * 100 + b),
-      'hour',
-      THEME,
-      LABELS,
-      'UTC',
-    );
+    const data = chartData((s, b) => s * 100 + b, 'hour');
     expect(data.labels).toHaveLength(12);
     expect(data.labels[0]).toBe('09:00');
     expect(data.labels[1]).toBe('09:05');
@@ -60,13 +58,7 @@ describe('transaction chart data', () => {
   });
 
   it('maps the last 24 hours to 24 hourly buckets, oldest first', () => {
-    const data = transactionChartData(
-      activity((s, b) => (s === 2 ? b : 0)),
-      'day',
-      THEME,
-      LABELS,
-      'UTC',
-    );
+    const data = chartData((s, b) => (s === 2 ? b : 0), 'day');
     expect(data.labels).toHaveLength(24);
     expect(data.labels[0]).toBe('10:00');
     expect(data.labels[23]).toBe('09:00');

@@ -163,6 +163,29 @@ const telemetrySite: LogColumn<Telemetry> = {
   wide: true,
 };
 
+/** What every command log shows: when it was asked for, by whom, and when it ended. */
+type CommandRow = {
+  created_at: string;
+  requested_by: string | null;
+  completed_at?: string | null;
+} & LogRowBase;
+const commandRequested: LogColumn<CommandRow> = {
+  key: 'created_at',
+  label: 'LOG_COL_REQUESTED',
+  render: (r, c) => c.time(r.created_at, r),
+  nowrap: true,
+};
+const commandTail: LogColumn<CommandRow>[] = [
+  { key: 'requested_by', label: 'LOG_COL_REQUESTED_BY', render: (r) => r.requested_by ?? '-', wide: true },
+  {
+    key: 'completed_at',
+    label: 'LOG_COL_COMPLETED',
+    render: (r, c) => (r.completed_at ? c.time(r.completed_at, r) : '-'),
+    wide: true,
+    nowrap: true,
+  },
+];
+
 function kind<S extends ZodType<LogRowBase>>(
   key: LogKindKey,
   title: string,
@@ -178,6 +201,17 @@ function kind<S extends ZodType<LogRowBase>>(
     columns: columns as unknown as LogColumn<LogRowBase>[],
     filters,
   };
+}
+
+/** A terminal telemetry log: its date and terminal, then `columns`; filtered by terminal. */
+function telemetryKind<S extends ZodType<Telemetry>>(
+  key: LogKindKey,
+  title: string,
+  schema: S,
+  columns: LogColumn<z.output<S>>[],
+): LogKind {
+  const head = telemetryHead as LogColumn<z.output<S>>[];
+  return kind(key, title, schema, [...head, ...columns], [terminal]);
 }
 
 /** Each log screen: its API, columns and filters (docs/api-logs.md). */
@@ -230,12 +264,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
     'LOG_TITLE_REBOOT',
     RebootLogEntrySchema,
     [
-      {
-        key: 'created_at',
-        label: 'LOG_COL_REQUESTED',
-        render: (r, c) => c.time(r.created_at, r),
-        nowrap: true,
-      },
+      commandRequested,
       { key: 'terminal_number', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal_number },
       { key: 'site_title', label: 'LOG_COL_SITE', render: (r) => r.site_title, wide: true },
       {
@@ -249,19 +278,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
         nowrap: true,
         render: (r) => <CommandStateBadge state={r.state} />,
       },
-      {
-        key: 'requested_by',
-        label: 'LOG_COL_REQUESTED_BY',
-        render: (r) => r.requested_by ?? '-',
-        wide: true,
-      },
-      {
-        key: 'completed_at',
-        label: 'LOG_COL_COMPLETED',
-        render: (r, c) => (r.completed_at ? c.time(r.completed_at, r) : '-'),
-        wide: true,
-        nowrap: true,
-      },
+      ...commandTail,
       { key: 'detail', label: 'LOG_COL_DETAIL', render: (r) => r.detail ?? '', wide: true },
     ],
     [{ name: 'state', type: 'multi', label: 'LOG_FILTER_STATE', options: commandStates }, terminal],
@@ -271,12 +288,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
     'LOG_TITLE_PUMP_ACTIVATION',
     PumpActivationLogRowSchema,
     [
-      {
-        key: 'created_at',
-        label: 'LOG_COL_REQUESTED',
-        render: (r, c) => c.time(r.created_at, r),
-        nowrap: true,
-      },
+      commandRequested,
       { key: 'site', label: 'LOG_COL_SITE', render: (r) => r.site, wide: true },
       { key: 'pump_no', label: 'LOG_COL_PUMP', render: (r) => r.pump_no },
       {
@@ -290,19 +302,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
         nowrap: true,
         render: (r) => <CommandStateBadge state={r.state} />,
       },
-      {
-        key: 'requested_by',
-        label: 'LOG_COL_REQUESTED_BY',
-        render: (r) => r.requested_by ?? '-',
-        wide: true,
-      },
-      {
-        key: 'completed_at',
-        label: 'LOG_COL_COMPLETED',
-        render: (r, c) => (r.completed_at ? c.time(r.completed_at, r) : '-'),
-        wide: true,
-        nowrap: true,
-      },
+      ...commandTail,
       { key: 'terminal_number', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal_number, wide: true },
     ],
     [
@@ -356,42 +356,21 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
     ],
     [{ name: 'min', type: 'number', label: 'LOG_FILTER_MIN_LEVEL' }, terminal],
   ),
-  battery: kind(
-    'battery',
-    'LOG_TITLE_BATTERY',
-    BatteryLogEntrySchema,
-    [
-      ...(telemetryHead as LogColumn<z.output<typeof BatteryLogEntrySchema>>[]),
-      { key: 'life', label: 'LOG_COL_BATTERY_LIFE', render: (r) => num(r.life, '%') },
-      telemetrySite as LogColumn<z.output<typeof BatteryLogEntrySchema>>,
-    ],
-    [terminal],
-  ),
-  flashdrive: kind(
-    'flashdrive',
-    'LOG_TITLE_FLASHDRIVE',
-    FlashDriveLogEntrySchema,
-    [
-      ...(telemetryHead as LogColumn<z.output<typeof FlashDriveLogEntrySchema>>[]),
-      { key: 'left', label: 'LOG_COL_FLASH_LEFT', render: (r) => num(r.left, '%') },
-      telemetrySite as LogColumn<z.output<typeof FlashDriveLogEntrySchema>>,
-    ],
-    [terminal],
-  ),
-  environment: kind(
-    'environment',
-    'LOG_TITLE_ENVIRONMENT',
-    EnvironmentLogEntrySchema,
-    [
-      ...(telemetryHead as LogColumn<z.output<typeof EnvironmentLogEntrySchema>>[]),
-      { key: 'board', label: 'LOG_COL_BOARD_TEMP', render: (r) => num(r.temperature_main_board, ' °C') },
-      {
-        key: 'cabinet',
-        label: 'LOG_COL_CABINET_TEMP',
-        render: (r) => num(r.temperature_inside_cabinet, ' °C'),
-      },
-      { key: 'humidity', label: 'LOG_COL_HUMIDITY', render: (r) => num(r.humidity_inside_cabinet, ' %') },
-    ],
-    [terminal],
-  ),
+  battery: telemetryKind('battery', 'LOG_TITLE_BATTERY', BatteryLogEntrySchema, [
+    { key: 'life', label: 'LOG_COL_BATTERY_LIFE', render: (r) => num(r.life, '%') },
+    telemetrySite,
+  ]),
+  flashdrive: telemetryKind('flashdrive', 'LOG_TITLE_FLASHDRIVE', FlashDriveLogEntrySchema, [
+    { key: 'left', label: 'LOG_COL_FLASH_LEFT', render: (r) => num(r.left, '%') },
+    telemetrySite,
+  ]),
+  environment: telemetryKind('environment', 'LOG_TITLE_ENVIRONMENT', EnvironmentLogEntrySchema, [
+    { key: 'board', label: 'LOG_COL_BOARD_TEMP', render: (r) => num(r.temperature_main_board, ' °C') },
+    {
+      key: 'cabinet',
+      label: 'LOG_COL_CABINET_TEMP',
+      render: (r) => num(r.temperature_inside_cabinet, ' °C'),
+    },
+    { key: 'humidity', label: 'LOG_COL_HUMIDITY', render: (r) => num(r.humidity_inside_cabinet, ' %') },
+  ]),
 };

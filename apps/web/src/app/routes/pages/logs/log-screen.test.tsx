@@ -1,8 +1,9 @@
+import type { Alert } from '@forecourt/contract/fleet';
 import { logRoutePatterns } from '@forecourt/contract/log-paths';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeUser } from '../../../../testing/factories.ts';
+import { makeAlert, makeUser } from '../../../../testing/factories.ts';
 import { json, type MockRequest, mockFetch } from '../../../../testing/fetch-mock.ts';
 import { renderApp, renderWithProviders } from '../../../../testing/render.tsx';
 import { LOG_PAGES } from './log-pages.tsx';
@@ -12,9 +13,10 @@ const routes: RouteObject[] = logRoutePatterns().map(([path, kind]) => {
   return { path, element: <Page /> };
 });
 
+/** An alert log row (newest first by id): a printer failure at Leeds Road, a minute apart. */
 function alertRow(id: number, overrides: Record<string, unknown> = {}) {
   const at = new Date(Date.UTC(2024, 4, 1, 10, 0, 0) - id * 60_000).toISOString();
-  return {
+  return makeAlert({
     id,
     cursor: String(id),
     text: `Printer failure: paper jam ${id}`,
@@ -23,20 +25,13 @@ function alertRow(id: number, overrides: Record<string, unknown> = {}) {
     event_type: 2,
     number: '10010002',
     issue: 'Printer failure',
-    customer_name: 'Northern Fuels',
-    site_name: 'Leeds Road',
     site_id: 3,
     company_id: 1,
     terminal_id: 7,
     timezone: 'Europe/London',
     severity: 'minor',
-    state: 'active',
-    cleared_at: null,
-    acknowledged_at: null,
-    acknowledged_by: null,
-    note: null,
     ...overrides,
-  };
+  } as Partial<Alert>);
 }
 
 const zones = json([

@@ -1,6 +1,5 @@
 import {
   Alert,
-  Anchor,
   Box,
   Button,
   Card,
@@ -14,12 +13,12 @@ import {
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertTriangle, IconArrowLeft, IconDownload, IconLock, IconRefresh } from '@tabler/icons-react';
+import { IconAlertTriangle, IconDownload, IconLock, IconRefresh } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { Link } from '../../../../components/link.tsx';
+import { BackToDashboard } from '../../../../components/back-link.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatLocale } from '../../../../i18n/languages.ts';
 import { companyQueries } from '../../../../lib/api/companies.ts';
@@ -35,6 +34,7 @@ import { timeZoneQueries } from '../../../../lib/api/time-zones.ts';
 import { isApiError } from '../../../../lib/api-client.ts';
 import { useHeaderSearch } from '../../../../lib/search-store.ts';
 import { toast } from '../../../../lib/toast.ts';
+import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
 import { LogFilters, TYPING_DELAY_MS } from './log-filters.tsx';
 import type { CellContext, LogKind, LogRowBase } from './log-kinds.tsx';
 import { formatLogTime, safeZone } from './log-time.ts';
@@ -144,13 +144,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
     (pages.error.status === 403 || pages.error.status === 404);
   const title = t(kind.title);
 
-  useEffect(() => {
-    const previous = document.title;
-    document.title = `${title} · ${t('APP_NAME')}`;
-    return () => {
-      document.title = previous;
-    };
-  }, [title, t]);
+  useDocumentTitle(title);
 
   const onViewChange = useCallback(
     (next: LogView) => setSearchParams(writeView(next), { replace: true }),
@@ -194,12 +188,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
     <Stack gap="md" data-testid={`log-${kind.key}`}>
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
         <Stack gap={4}>
-          <Anchor component={Link} to={dashboardPath(scope, site?.company_id)} size="sm">
-            <Group gap={4} component="span">
-              <IconArrowLeft size={14} className="mantine-rotate-rtl" />
-              {t('LOG_BACK_TO_DASHBOARD')}
-            </Group>
-          </Anchor>
+          <BackToDashboard to={dashboardPath(scope, site?.company_id)} />
           <Title order={1} fz="h2">
             {title}
           </Title>

@@ -10,7 +10,6 @@ import {
 import { emailField, fullNameField } from '@forecourt/contract/validation';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  Anchor,
   Avatar,
   Badge,
   Button,
@@ -25,19 +24,20 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconArrowLeft, IconPhoto, IconTrash } from '@tabler/icons-react';
+import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
-import { useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import { BackToDashboard } from '../../../../components/back-link.tsx';
 import { FormAlerts } from '../../../../components/form-alerts.tsx';
-import { Link } from '../../../../components/link.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { translateMessage } from '../../../../i18n/messages.ts';
 import { avatarSrc, changePassword, updateProfile } from '../../../../lib/api/users.ts';
 import { isApiError } from '../../../../lib/api-client.ts';
 import { setToken, setUser, useSession } from '../../../../lib/auth/session.ts';
+import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
 import { NotificationsSection } from './notifications-section.tsx';
 
 /**
@@ -73,6 +73,69 @@ function failure(error: unknown): Outcome {
     };
   }
   return { errors: [AUTH_TEXTS.networkFailed], messages: [] };
+}
+
+/** Runs a submit: clears the last outcome, then shows the new one (a failure's errors when it throws). */
+function useOutcome() {
+  const [outcome, setOutcome] = useState<Outcome>(none);
+  const run = async (work: () => Promise<Outcome>) => {
+    setOutcome(none);
+    try {
+      setOutcome(await work());
+    } catch (err) {
+      setOutcome(failure(err));
+    }
+  };
+  return [outcome, run] as const;
+}
+
+interface ProfileFormCardProps {
+  /** The card's heading, the form's accessible name (and, by default, its submit button). */
+  title: string;
+  submitLabel?: string;
+  /** A sentence under the heading. */
+  intro?: string;
+  onSubmit: (event?: FormEvent) => void;
+  outcome: Outcome;
+  submitting: boolean;
+  valid: boolean;
+  children: ReactNode;
+}
+
+/** One form of the profile in its card: heading, the outcome's alerts, the fields, the submit button. */
+function ProfileFormCard({
+  title,
+  submitLabel = title,
+  intro,
+  onSubmit,
+  outcome,
+  submitting,
+  valid,
+  children,
+}: ProfileFormCardProps) {
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <form onSubmit={onSubmit} noValidate aria-label={title}>
+        <Stack gap="md">
+          <Title order={2} fz="h4">
+            {title}
+          </Title>
+          {intro && (
+            <Text size="sm" c="dimmed">
+              {intro}
+            </Text>
+          )}
+          <FormAlerts errors={outcome.errors} messages={outcome.messages} submitting={submitting} />
+          {children}
+          <Group justify="flex-end">
+            <Button type="submit" loading={submitting} disabled={submitting || !valid}>
+              {submitLabel}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
 }
 
 function readAsDataUrl(file: File): Promise<string> {
@@ -123,7 +186,7 @@ function ProfileCard({ user }: { user: CurrentUser }) {
 
 function ProfileEditForm({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
-  const [outcome, setOutcome] = useState<Outcome>(none);
+  const [outcome, run] = useOutcome();
   const form = useForm<ProfileForm, unknown, z.output<typeof ProfileFormSchema>>({
     resolver: zodResolver(ProfileFormSchema),
     mode: 'onTouched',
@@ -135,25 +198,26 @@ function ProfileEditForm({ user }: { user: CurrentUser }) {
   const error = (name: keyof ProfileForm) =>
     translateProfileMessage(t, formState.errors[name]?.message) || undefined;
 
-  const onSubmit = handleSubmit(async (values) => {
-    setOutcome(none);
-    const changesEmail = values.email.toLowerCase() !== user.email.toLowerCase();
-    if (changesEmail && !values.current_password) {
-      setError('current_password', { message: PROFILE_TEXTS.currentPasswordRequired }, { shouldFocus: true });
-      return;
-    }
-    try {
+  const onSubmit = handleSubmit((values) =>
+    run(async () => {
+      const changesEmail = values.email.toLowerCase() !== user.email.toLowerCase();
+      if (changesEmail && !values.current_password) {
+        setError(
+          'current_password',
+          { message: PROFILE_TEXTS.currentPasswordRequired },
+          { shouldFocus: true },
+        );
+        return none;
+      }
       const body: Record<string, unknown> = { name: values.name, email: values.email };
       if (changesEmail) body.current_password = values.current_password;
       if (formState.dirtyFields.avatar) body.avatar = values.avatar || null;
       const updated = await updateProfile(body);
       setUser(updated);
       reset({ name: updated.name, email: updated.email, avatar: updated.avatar ?? '', current_password: '' });
-      setOutcome({ errors: [], messages: [PROFILE_TEXTS.updated] });
-    } catch (err) {
-      setOutcome(failure(err));
-    }
-  });
+      return { errors: [], messages: [PROFILE_TEXTS.updated] };
+    }),
+  );
 
   const pickAvatar = async (file: File | null) => {
     if (!file) return;
@@ -165,73 +229,62 @@ function ProfileEditForm({ user }: { user: CurrentUser }) {
   };
 
   return (
-    <Card withBorder radius="md" padding="lg">
-      <form onSubmit={onSubmit} noValidate aria-label={t('PROFILE_EDIT')}>
-        <Stack gap="md">
-          <Title order={2} fz="h4">
-            {t('PROFILE_EDIT')}
-          </Title>
-          <FormAlerts
-            errors={outcome.errors}
-            messages={outcome.messages.map((m) => (m === PROFILE_TEXTS.updated ? t('PROFILE_UPDATED') : m))}
-            submitting={formState.isSubmitting}
-          />
-          <TextInput label={t('FULL_NAME')} autoComplete="name" {...register('name')} error={error('name')} />
-          <TextInput
-            label={t('EMAIL_ADDRESS')}
-            type="email"
-            autoComplete="email"
-            {...register('email')}
-            error={error('email')}
-          />
-          <PasswordInput
-            label={t('PROFILE_CURRENT_PASSWORD')}
-            description={t('PROFILE_CURRENT_PASSWORD_EMAIL')}
-            autoComplete="current-password"
-            required={emailChanges}
-            visibilityToggleButtonProps={{ 'aria-label': t('SHOW_PASSWORD') }}
-            {...register('current_password')}
-            error={error('current_password')}
-          />
-          <Input.Wrapper
-            label={t('PROFILE_AVATAR')}
-            error={formState.errors.avatar?.message}
-            errorProps={{ role: 'alert' }}
-          >
-            <Group gap="sm" mt={4}>
-              <Avatar src={avatarSrc(avatar)} name={user.name || user.username} color="initials" size="lg" />
-              <FileButton onChange={pickAvatar} accept="image/png,image/jpeg,image/gif,image/webp">
-                {(props) => (
-                  <Button {...props} variant="default" size="xs" leftSection={<IconPhoto size={14} />}>
-                    {t('PROFILE_CHOOSE_AVATAR')}
-                  </Button>
-                )}
-              </FileButton>
-              {avatar && (
-                <Button
-                  variant="subtle"
-                  color="red"
-                  size="xs"
-                  leftSection={<IconTrash size={14} />}
-                  onClick={() => setValue('avatar', '', { shouldDirty: true, shouldValidate: true })}
-                >
-                  {t('PROFILE_REMOVE_AVATAR')}
-                </Button>
-              )}
-            </Group>
-          </Input.Wrapper>
-          <Group justify="flex-end">
+    <ProfileFormCard
+      title={t('PROFILE_EDIT')}
+      submitLabel={t('PROFILE_SAVE')}
+      onSubmit={onSubmit}
+      outcome={{
+        errors: outcome.errors,
+        messages: outcome.messages.map((m) => (m === PROFILE_TEXTS.updated ? t('PROFILE_UPDATED') : m)),
+      }}
+      submitting={formState.isSubmitting}
+      valid={formState.isValid}
+    >
+      <TextInput label={t('FULL_NAME')} autoComplete="name" {...register('name')} error={error('name')} />
+      <TextInput
+        label={t('EMAIL_ADDRESS')}
+        type="email"
+        autoComplete="email"
+        {...register('email')}
+        error={error('email')}
+      />
+      <PasswordInput
+        label={t('PROFILE_CURRENT_PASSWORD')}
+        description={t('PROFILE_CURRENT_PASSWORD_EMAIL')}
+        autoComplete="current-password"
+        required={emailChanges}
+        visibilityToggleButtonProps={{ 'aria-label': t('SHOW_PASSWORD') }}
+        {...register('current_password')}
+        error={error('current_password')}
+      />
+      <Input.Wrapper
+        label={t('PROFILE_AVATAR')}
+        error={formState.errors.avatar?.message}
+        errorProps={{ role: 'alert' }}
+      >
+        <Group gap="sm" mt={4}>
+          <Avatar src={avatarSrc(avatar)} name={user.name || user.username} color="initials" size="lg" />
+          <FileButton onChange={pickAvatar} accept="image/png,image/jpeg,image/gif,image/webp">
+            {(props) => (
+              <Button {...props} variant="default" size="xs" leftSection={<IconPhoto size={14} />}>
+                {t('PROFILE_CHOOSE_AVATAR')}
+              </Button>
+            )}
+          </FileButton>
+          {avatar && (
             <Button
-              type="submit"
-              loading={formState.isSubmitting}
-              disabled={formState.isSubmitting || !formState.isValid}
+              variant="subtle"
+              color="red"
+              size="xs"
+              leftSection={<IconTrash size={14} />}
+              onClick={() => setValue('avatar', '', { shouldDirty: true, shouldValidate: true })}
             >
-              {t('PROFILE_SAVE')}
+              {t('PROFILE_REMOVE_AVATAR')}
             </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Card>
+          )}
+        </Group>
+      </Input.Wrapper>
+    </ProfileFormCard>
   );
 }
 
@@ -239,7 +292,7 @@ type PasswordForm = z.input<typeof ChangePasswordSchema>;
 
 function PasswordChangeForm({ username }: { username: string }) {
   const { t } = useTranslation();
-  const [outcome, setOutcome] = useState<Outcome>(none);
+  const [outcome, run] = useOutcome();
   const form = useForm<PasswordForm, unknown, ChangePassword>({
     resolver: zodResolver(ChangePasswordSchema),
     mode: 'onTouched',
@@ -248,9 +301,8 @@ function PasswordChangeForm({ username }: { username: string }) {
   const { register, handleSubmit, formState, reset } = form;
   const error = (name: keyof PasswordForm) =>
     translateProfileMessage(t, formState.errors[name]?.message) || undefined;
-  const onSubmit = handleSubmit(async (values: ChangePassword) => {
-    setOutcome(none);
-    try {
+  const onSubmit = handleSubmit((values: ChangePassword) =>
+    run(async () => {
       const result = await changePassword({
         current_password: values.current_password,
         password: values.password,
@@ -258,69 +310,50 @@ function PasswordChangeForm({ username }: { username: string }) {
       });
       if (result.token) setToken(result.token);
       reset();
-      setOutcome({
+      return {
         errors: [],
         messages: result.data.messages.length ? result.data.messages : [AUTH_TEXTS.passwordChanged],
-      });
-    } catch (err) {
-      setOutcome(failure(err));
-    }
-  });
+      };
+    }),
+  );
 
   const toggle = { 'aria-label': t('SHOW_PASSWORD') };
   return (
-    <Card withBorder radius="md" padding="lg">
-      <form onSubmit={onSubmit} noValidate aria-label={t('CHANGE_PASSWORD')}>
-        <Stack gap="md">
-          <Title order={2} fz="h4">
-            {t('CHANGE_PASSWORD')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('RESET_PASSWORD_TEXT')}
-          </Text>
-          <FormAlerts
-            errors={outcome.errors}
-            messages={outcome.messages}
-            submitting={formState.isSubmitting}
-          />
-          {/* Lets password managers file the new password under the right account. */}
-          <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-          <PasswordInput
-            label={t('PROFILE_CURRENT_PASSWORD')}
-            autoComplete="current-password"
-            required
-            visibilityToggleButtonProps={toggle}
-            {...register('current_password')}
-            error={error('current_password')}
-          />
-          <PasswordInput
-            label={t('NEW_PASSWORD')}
-            autoComplete="new-password"
-            visibilityToggleButtonProps={toggle}
-            {...register('password', {
-              deps: formState.touchedFields.confirmPassword ? ['confirmPassword'] : [],
-            })}
-            error={error('password')}
-          />
-          <PasswordInput
-            label={t('CONFIRM_NEW_PASSWORD')}
-            autoComplete="new-password"
-            visibilityToggleButtonProps={toggle}
-            {...register('confirmPassword')}
-            error={error('confirmPassword')}
-          />
-          <Group justify="flex-end">
-            <Button
-              type="submit"
-              loading={formState.isSubmitting}
-              disabled={formState.isSubmitting || !formState.isValid}
-            >
-              {t('CHANGE_PASSWORD')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Card>
+    <ProfileFormCard
+      title={t('CHANGE_PASSWORD')}
+      intro={t('RESET_PASSWORD_TEXT')}
+      onSubmit={onSubmit}
+      outcome={outcome}
+      submitting={formState.isSubmitting}
+      valid={formState.isValid}
+    >
+      {/* Lets password managers file the new password under the right account. */}
+      <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
+      <PasswordInput
+        label={t('PROFILE_CURRENT_PASSWORD')}
+        autoComplete="current-password"
+        required
+        visibilityToggleButtonProps={toggle}
+        {...register('current_password')}
+        error={error('current_password')}
+      />
+      <PasswordInput
+        label={t('NEW_PASSWORD')}
+        autoComplete="new-password"
+        visibilityToggleButtonProps={toggle}
+        {...register('password', {
+          deps: formState.touchedFields.confirmPassword ? ['confirmPassword'] : [],
+        })}
+        error={error('password')}
+      />
+      <PasswordInput
+        label={t('CONFIRM_NEW_PASSWORD')}
+        autoComplete="new-password"
+        visibilityToggleButtonProps={toggle}
+        {...register('confirmPassword')}
+        error={error('confirmPassword')}
+      />
+    </ProfileFormCard>
   );
 }
 
@@ -328,23 +361,12 @@ function PasswordChangeForm({ username }: { username: string }) {
 export default function ProfilePage() {
   const { t } = useTranslation();
   const { user } = useSession();
-  useEffect(() => {
-    const previous = document.title;
-    document.title = `${t('PROFILE_TITLE')} · ${t('APP_NAME')}`;
-    return () => {
-      document.title = previous;
-    };
-  }, [t]);
+  useDocumentTitle(t('PROFILE_TITLE'));
   if (!user) return null;
   return (
     <Stack gap="md" maw={960}>
       <Stack gap={4}>
-        <Anchor component={Link} to={paths.agentDashboard} size="sm">
-          <Group gap={4} component="span">
-            <IconArrowLeft size={14} className="mantine-rotate-rtl" />
-            {t('LOG_BACK_TO_DASHBOARD')}
-          </Group>
-        </Anchor>
+        <BackToDashboard to={paths.agentDashboard} />
         <Title order={1} fz="h2">
           {t('PROFILE_TITLE')}
         </Title>

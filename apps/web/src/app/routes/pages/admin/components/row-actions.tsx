@@ -1,9 +1,37 @@
 import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArchive, IconKey, IconPencil } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../../../lib/toast.ts';
+
+/** The foot of a confirming dialog: why the last try failed, if it did, then Cancel and the action. */
+export function DialogActions({
+  error,
+  onCancel,
+  children,
+}: {
+  error: Error | null;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {error && (
+        <Alert color="red" variant="light" role="alert">
+          {error.message}
+        </Alert>
+      )}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onCancel}>
+          {t('CANCEL')}
+        </Button>
+        {children}
+      </Group>
+    </>
+  );
+}
 
 export interface RowActionsProps {
   /** How the row is named in the buttons' accessible names and the texts. */
@@ -69,19 +97,11 @@ export function RowActions({ name, onEdit, onDecommission, onToken, decommission
         <Stack gap="sm">
           <Text size="sm">{t('ADMIN_DECOMMISSION_TEXT')}</Text>
           {decommissionNote && <Text size="sm">{decommissionNote}</Text>}
-          {mutation.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {mutation.error.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('CANCEL')}
-            </Button>
+          <DialogActions error={mutation.error} onCancel={close}>
             <Button color="red" loading={mutation.isPending} onClick={() => mutation.mutate()}>
               {t('ADMIN_DECOMMISSION')}
             </Button>
-          </Group>
+          </DialogActions>
         </Stack>
       </Modal>
     </Group>

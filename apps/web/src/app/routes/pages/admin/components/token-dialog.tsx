@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { provisionDeviceToken } from '../api/admin-mutations.ts';
+import { DialogActions } from './row-actions.tsx';
 
 export interface TokenDialogProps {
   /** The terminal (database id) and its number, for the texts. */
@@ -46,15 +47,7 @@ export function TokenDialog({ terminal, opened, onClose }: TokenDialogProps) {
           >
             {t('ADMIN_TOKEN_WARNING')}
           </Alert>
-          {mutation.isError && (
-            <Alert color="red" variant="light" role="alert">
-              {mutation.error.message}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('CANCEL')}
-            </Button>
+          <DialogActions error={mutation.error} onCancel={close}>
             <Button
               leftSection={<IconKey size={16} />}
               loading={mutation.isPending}
@@ -62,7 +55,7 @@ export function TokenDialog({ terminal, opened, onClose }: TokenDialogProps) {
             >
               {t('ADMIN_TOKEN_PROVISION')}
             </Button>
-          </Group>
+          </DialogActions>
         </Stack>
       ) : (
         <Stack gap="sm">

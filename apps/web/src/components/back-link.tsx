@@ -1,0 +1,17 @@
+import { Anchor, Group } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from './link.tsx';
+
+/** "Back to dashboard" above a screen's title (the arrow turns in right-to-left languages). */
+export function BackToDashboard({ to }: { to: string }) {
+  const { t } = useTranslation();
+  return (
+    <Anchor component={Link} to={to} size="sm">
+      <Group gap={4} component="span">
+        <IconArrowLeft size={14} className="mantine-rotate-rtl" />
+        {t('LOG_BACK_TO_DASHBOARD')}
+      </Group>
+    </Anchor>
+  );
+}
