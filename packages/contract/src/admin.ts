@@ -404,6 +404,7 @@ export const AUDIT_ACTIONS = [
   'provision_token',
   'acknowledge',
   'import',
+  'reboot',
 ] as const;
 
 export const AuditEntrySchema = z

@@ -210,9 +210,11 @@ export function createFleetReadRepository(database: Database) {
         lat: number | null;
         lng: number | null;
         connectivity: string;
+        tags: string[] | null;
+        software_version: string | null;
       }>(
         `select t.id, t.terminal_no, t.site_id, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng,
-                t.connectivity
+                t.connectivity, t.tags, t.software_version
            from terminals t join sites s on s.id = t.site_id
           where t.site_id = $1 and t.decommissioned_at is null
           order by t.id`,
@@ -225,6 +227,8 @@ export function createFleetReadRepository(database: Database) {
         lat: r.lat === null ? null : Number(r.lat),
         lng: r.lng === null ? null : Number(r.lng),
         connectivity: r.connectivity === 'on' ? 'on' : 'off',
+        tags: r.tags ?? [],
+        software_version: r.software_version,
       }));
     },
 
