@@ -1,5 +1,25 @@
 // Import boundaries of the workspace, checked by `npm run lint` (see docs/decisions/0009-import-boundaries.md).
 // A violation prints the rule name, the importing file and the imported one.
+const fs = require('node:fs');
+const path = require('node:path');
+
+/**
+ * The repositories that write the fleet's data: those that import the unit of work (their writes take its `tx`,
+ * docs/decisions/0019-repositories-and-row-types.md). Found by that import, so a new one is covered as it is written.
+ */
+const REPOSITORIES = path.join(__dirname, 'apps/server/src/repositories');
+const writingRepositories = fs
+  .readdirSync(REPOSITORIES)
+  .filter(
+    (f) =>
+      f.endsWith('.ts') &&
+      !f.endsWith('.test.ts') &&
+      f !== 'unit-of-work.ts' &&
+      f !== 'index.ts' &&
+      /from '\.\/unit-of-work\.ts'/.test(fs.readFileSync(path.join(REPOSITORIES, f), 'utf8')),
+  )
+  .map((f) => f.replace(/[.]/g, '\\.'));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -69,6 +89,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^apps/server/src/', pathNot: '^apps/server/src/(repositories|db)/' },
       to: { path: '^apps/server/src/repositories/unit-of-work\\.ts$' },
+    },
+    {
+      name: 'write-repository-outside-services',
+      comment:
+        'Only services call repositories that write (those importing repositories/unit-of-work.ts): routes, plugins and lib import read repositories only; a type-only import (a row type) is allowed (docs/decisions/0019-repositories-and-row-types.md).',
+      severity: 'error',
+      from: { path: '^apps/server/src/(routes|plugins|lib)/' },
+      to: {
+        path: `^apps/server/src/repositories/(${writingRepositories.join('|')})$`,
+        dependencyTypesNot: ['type-only'],
+      },
     },
   ],
   options: {

@@ -1,7 +1,9 @@
-import { SEVERITIES, type Severity } from '@forecourt/contract/events';
+import { SEVERITIES } from '@forecourt/contract/events';
 import type { Alert, AlertSite, AlertState } from '@forecourt/contract/fleet';
 import { eventName } from '@forecourt/contract/formatters';
 import type { Database } from '../db/client.ts';
+import type { alerts } from '../db/schema/events.ts';
+import type { companies, sites, terminals } from '../db/schema/org.ts';
 import { severityRankSql } from './alert-sql.ts';
 import {
   addLogFilters,
@@ -12,7 +14,8 @@ import {
   type ReadScope,
   scopeColumn,
 } from './read-scope.ts';
-import { unitOfWork } from './unit-of-work.ts';
+import type { Row, SqlRow } from './rows.ts';
+import { type Tx, unitOfWork } from './unit-of-work.ts';
 
 export interface AlertRow extends Alert {
   id: number;
@@ -22,26 +25,28 @@ export interface AlertRow extends Alert {
   timezone: string;
 }
 
-interface DbRow {
-  id: number | string;
-  text: string;
-  started_at: Date | string;
-  created_at: Date | string;
-  event_type: number;
-  terminal_id: number;
-  site_id: number;
-  company_id: number;
-  number: string;
-  site_name: string;
-  customer_name: string;
-  timezone: string;
-  severity: Severity;
-  state: AlertState;
-  cleared_at: Date | string | null;
-  acknowledged_at: Date | string | null;
-  acknowledged_by: string | null;
-  note: string | null;
-}
+type DbRow = Row<
+  typeof alerts,
+  | 'id'
+  | 'text'
+  | 'started_at'
+  | 'created_at'
+  | 'event_type'
+  | 'terminal_id'
+  | 'site_id'
+  | 'company_id'
+  | 'severity'
+  | 'state'
+  | 'cleared_at'
+  | 'acknowledged_at'
+  | 'acknowledged_by'
+  | 'note'
+> &
+  Row<typeof sites, 'timezone'> & {
+    number: SqlRow<typeof terminals>['terminal_no'];
+    site_name: SqlRow<typeof sites>['title'];
+    customer_name: SqlRow<typeof companies>['name'];
+  };
 
 export interface AlertFilters extends LogFilters {
   eventTypes?: readonly number[];
@@ -146,9 +151,9 @@ export function createAlertRepository(database: Database) {
     async bySite(scope: ReadScope, limit: number): Promise<AlertSite[]> {
       const rank = severityRankSql('a.severity');
       const rows = await database.query<{
-        site_id: number;
-        title: string;
-        number: string;
+        site_id: SqlRow<typeof sites>['id'];
+        title: SqlRow<typeof sites>['title'];
+        number: SqlRow<typeof sites>['number'];
         active: number | string;
         unacknowledged: number | string;
         worst: number;
@@ -182,13 +187,9 @@ export function createAlertRepository(database: Database) {
      */
     async acknowledge(id: number, by: Acknowledger, note: string | null, now: Date): Promise<boolean> {
       return unitOfWork(database, async (q) => {
-        const rows = await q<{
-          id: number;
-          terminal_id: number;
-          site_id: number;
-          company_id: number;
-          agent_id: number;
-        }>(
+        const rows = await q<
+          Row<typeof alerts, 'id' | 'terminal_id' | 'site_id' | 'company_id' | 'agent_id'>
+        >(
           `update alerts set acknowledged_at = $2, acknowledged_by = $3, acknowledged_by_id = $4, note = $5
             where id = $1 and acknowledged_at is null
             returning id, terminal_id, site_id, company_id, agent_id`,
@@ -213,12 +214,22 @@ export function createAlertRepository(database: Database) {
           agentId: alert.agent_id,
           action: 'acknowledge',
           entity: 'alert',
-          entityId: alert.id,
+          entityId: num(alert.id),
           before: { acknowledged_at: null, acknowledged_by: null, note: null },
           after: { acknowledged_at: now.toISOString(), acknowledged_by: by.username, note },
         });
         return true;
       });
+    },
+
+    /** Ends a terminal's active alerts (it was decommissioned); the log keeps them. Answers how many ended. */
+    async clearOfTerminal(tx: Tx, terminalId: number): Promise<number> {
+      const rows = await tx(
+        `update alerts set state = 'cleared', cleared_at = now() where terminal_id = $1 and state = 'active'
+         returning id`,
+        [terminalId],
+      );
+      return rows.length;
     },
   };
 }

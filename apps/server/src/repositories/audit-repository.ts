@@ -1,6 +1,8 @@
 import type { AuditEntry } from '@forecourt/contract/admin';
 import type { Database } from '../db/client.ts';
+import type { auditLog } from '../db/schema/events.ts';
 import { iso, num, Params } from './read-scope.ts';
+import type { Row } from './rows.ts';
 import { type AuditEntry as AuditRecord, unitOfWork } from './unit-of-work.ts';
 
 export interface AuditFilters {
@@ -29,16 +31,12 @@ export function createAuditRepository(database: Database) {
       if (f.entity) where.push(`a.entity = ${p.add(f.entity)}`);
       if (f.user) where.push(`lower(a.username) = lower(${p.add(f.user)})`);
       if (f.entityId !== undefined) where.push(`a.entity_id = ${p.add(f.entityId)}`);
-      const rows = await database.query<{
-        id: number | string;
-        at: Date | string;
-        username: string | null;
-        action: string;
-        entity: string;
-        entity_id: number | string | null;
-        before: unknown;
-        after: unknown;
-      }>(
+      const rows = await database.query<
+        Row<
+          typeof auditLog,
+          'id' | 'at' | 'username' | 'action' | 'entity' | 'entity_id' | 'before' | 'after'
+        >
+      >(
         `select a.id, a.at, a.username, a.action, a.entity, a.entity_id, a.before, a.after
            from audit_log a where ${where.join(' and ')} order by a.id desc limit ${p.add(f.limit)}`,
         p.values,

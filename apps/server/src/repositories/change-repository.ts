@@ -1,5 +1,7 @@
 import { LIVE_CHANGE_KINDS, type LiveChangeKind } from '@forecourt/contract/live';
 import type { Database } from '../db/client.ts';
+import type { changes } from '../db/schema/changes.ts';
+import type { Row } from './rows.ts';
 
 /** What a live stream carries (docs/product.md "Live updates"): the contract's list. */
 export const PUBLIC_CHANGE_KINDS = LIVE_CHANGE_KINDS;
@@ -44,17 +46,10 @@ export interface Change {
 /** The channel NOTIFY wakes the nodes on. */
 export const CHANGE_CHANNEL = 'forecourt_changes';
 
-interface ChangeRow {
-  id: string | number;
-  kind: string;
-  agent_id: number | null;
-  company_id: number | null;
-  site_id: number | null;
-  terminal_id: number | null;
-  pump_id: number | null;
-  user_id: number | null;
-  at: Date | string;
-}
+type ChangeRow = Row<
+  typeof changes,
+  'id' | 'kind' | 'agent_id' | 'company_id' | 'site_id' | 'terminal_id' | 'pump_id' | 'user_id' | 'at'
+>;
 
 function toChange(r: ChangeRow): Change {
   return {

@@ -1,30 +1,35 @@
 import { COMMAND_STATES, isFinalCommandState } from '@forecourt/contract/commands';
-import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
+import type { Command, CommandState } from '@forecourt/contract/terminals';
+import type { commands } from '../db/schema/commands.ts';
+import type { sites, terminals } from '../db/schema/org.ts';
 import { iso } from './read-scope.ts';
+import type { Row, SqlRow } from './rows.ts';
 
 /** A row of `commandSelect`: the command, its terminal and site, and its state history. */
-export interface CommandDbRow {
-  id: number | string;
-  kind: CommandKind;
-  terminal_id: number;
-  terminal_no: string;
-  site_id: number;
-  site_title: string;
-  timezone: string;
-  pump_id: number | null;
-  pump_no: number | null;
-  reboot_type: RebootType | null;
-  state: CommandState;
-  requested_by: number | null;
-  requested_by_name: string | null;
-  detail: string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  sent_at: Date | string | null;
-  completed_at: Date | string | null;
-  expires_at: Date | string;
-  history: Array<{ state: CommandState; at: string; detail: string | null }> | string | null;
-}
+export type CommandDbRow = Row<
+  typeof commands,
+  | 'id'
+  | 'kind'
+  | 'terminal_id'
+  | 'site_id'
+  | 'pump_id'
+  | 'pump_no'
+  | 'reboot_type'
+  | 'state'
+  | 'requested_by'
+  | 'requested_by_name'
+  | 'detail'
+  | 'created_at'
+  | 'updated_at'
+  | 'sent_at'
+  | 'completed_at'
+  | 'expires_at'
+> &
+  Row<typeof terminals, 'terminal_no'> &
+  Row<typeof sites, 'timezone'> & {
+    site_title: SqlRow<typeof sites>['title'];
+    history: Array<{ state: CommandState; at: string; detail: string | null }> | string | null;
+  };
 
 /**
  * The one read of commands, shared by the command timelines (command-repository) and the reboot and pump

@@ -1,10 +1,13 @@
 import type { Target } from '@forecourt/contract/targets';
 import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database, QueryFn } from '../db/client.ts';
+import type { commands } from '../db/schema/commands.ts';
 import type { ChangeInput } from './change-repository.ts';
 import { type CommandDbRow, commandSelect, OPEN_STATES_SQL, toCommand } from './command-read-model.ts';
-import { type PumpDbRow, type PumpRow, pumpSelect, settlePumps, toPumpRow } from './pump-repository.ts';
+import { type PumpDbRow, type PumpRow, pumpSelect, toPumpRow } from './pump-read-model.ts';
+import { settlePumps } from './pump-repository.ts';
 import { Params } from './read-scope.ts';
+import type { Row } from './rows.ts';
 import { targetWhereSql } from './target-sql.ts';
 import { unitOfWork } from './unit-of-work.ts';
 
@@ -83,15 +86,11 @@ async function logEvents(
   );
 }
 
-/** Where a command is, as its row says (snake_case columns of `commands`). */
-interface CommandPlace {
-  kind: CommandKind;
-  terminal_id: number;
-  site_id: number;
-  company_id: number;
-  agent_id: number;
-  pump_id: number | null;
-}
+/** Where a command is, as its row says. */
+type CommandPlace = Row<
+  typeof commands,
+  'kind' | 'terminal_id' | 'site_id' | 'company_id' | 'agent_id' | 'pump_id'
+>;
 
 /** The live-feed change of a command's new state: 'pump' for a pump command, 'reboot' for a reboot. */
 const commandChange = (c: CommandPlace): ChangeInput => ({
@@ -101,6 +100,18 @@ const commandChange = (c: CommandPlace): ChangeInput => ({
   siteId: c.site_id,
   terminalId: c.terminal_id,
   pumpId: c.pump_id,
+});
+
+/** The transition a command row that just changed state tells. */
+const transitionOf = (r: CommandPlace & { id: number | string; state: CommandState }): Transition => ({
+  id: Number(r.id),
+  kind: r.kind,
+  state: r.state,
+  terminalId: r.terminal_id,
+  siteId: r.site_id,
+  companyId: r.company_id,
+  agentId: r.agent_id,
+  pumpId: r.pump_id,
 });
 
 /**
@@ -351,19 +362,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           await settlePumps(q, [{ id: row.pump_id, confirmed }]);
         }
         await q.changed([commandChange(row)]);
-        return {
-          state,
-          changed: {
-            id: Number(row.id),
-            kind: row.kind,
-            state,
-            terminalId: row.terminal_id,
-            siteId: row.site_id,
-            companyId: row.company_id,
-            agentId: row.agent_id,
-            pumpId: row.pump_id,
-          },
-        };
+        return { state, changed: transitionOf({ ...row, state }) };
       });
     },
 
@@ -398,16 +397,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         const pumps = rows.flatMap((r) => (r.pump_id === null ? [] : [{ id: r.pump_id, confirmed: null }]));
         await settlePumps(q, pumps, now);
         await q.changed(rows.map(commandChange));
-        return rows.map((r) => ({
-          id: Number(r.id),
-          kind: r.kind,
-          state: r.state,
-          terminalId: r.terminal_id,
-          siteId: r.site_id,
-          companyId: r.company_id,
-          agentId: r.agent_id,
-          pumpId: r.pump_id,
-        }));
+        return rows.map(transitionOf);
       });
     },
 

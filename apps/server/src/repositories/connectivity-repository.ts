@@ -1,8 +1,13 @@
 import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
+import type { terminals } from '../db/schema/org.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
 import type { ChangeInput } from './change-repository.ts';
+import type { Row } from './rows.ts';
 import { unitOfWork } from './unit-of-work.ts';
+
+/** A terminal and where it sits. */
+type TerminalPlace = Row<typeof terminals, 'id' | 'site_id' | 'company_id' | 'agent_id'>;
 
 /**
  * The connectivity alert (EVENT_CATALOGUE in packages/contract/src/events.ts): raised when a terminal goes
@@ -24,13 +29,7 @@ export function createConnectivityRepository(database: Database) {
      */
     async markOnline(terminalId: number, at: Date): Promise<boolean> {
       return unitOfWork(database, async (q) => {
-        const rows = await q<{
-          id: number;
-          site_id: number;
-          company_id: number;
-          agent_id: number;
-          cleared: number | string;
-        }>(
+        const rows = await q<TerminalPlace & { cleared: number | string }>(
           `with back as (
              update terminals set connectivity = 'on', connectivity_changed_at = $2,
                                   last_seen_at = greatest(coalesce(last_seen_at, $2), $2)
@@ -61,7 +60,7 @@ export function createConnectivityRepository(database: Database) {
     /** Writes coalesced heartbeats; answers each terminal's current connectivity. */
     async flushSeen(ids: number[], ats: Date[]): Promise<Array<{ id: number; connectivity: string }>> {
       if (!ids.length) return [];
-      return database.query<{ id: number; connectivity: string }>(
+      return database.query<Row<typeof terminals, 'id' | 'connectivity'>>(
         `update terminals t set last_seen_at = greatest(coalesce(t.last_seen_at, v.at), v.at)
            from unnest($1::int[], $2::timestamptz[]) as v(id, at)
           where t.id = v.id
@@ -76,7 +75,7 @@ export function createConnectivityRepository(database: Database) {
      */
     async markSilentOffline(cutoff: Date, now: Date): Promise<number[]> {
       return unitOfWork(database, async (q) => {
-        const rows = await q<{ id: number; site_id: number; company_id: number; agent_id: number }>(
+        const rows = await q<TerminalPlace>(
           `with gone as (
              update terminals set connectivity = 'off', connectivity_changed_at = $2
               where connectivity <> 'off' and coalesce(last_seen_at, connectivity_changed_at) < $1

@@ -9,33 +9,31 @@ import type { Pump, PumpStatusLog } from '@forecourt/contract/pumps';
 import { MARKER_COLOR_OF_CONNECTIVITY, markerColor, UNKNOWN_MARKER_COLOR } from '@forecourt/contract/rules';
 import type { Battery, Environment, FlashDrive, Shock } from '@forecourt/contract/terminals';
 import type { Database } from '../db/client.ts';
-import { type PumpDbRow, pumpSelect, toPump, toPumpRow } from './pump-repository.ts';
+import type { pumpStatusEntries } from '../db/schema/events.ts';
+import type { pumps, sites, terminals, timeZones } from '../db/schema/org.ts';
+import { type PumpDbRow, pumpSelect, toPump, toPumpRow } from './pump-read-model.ts';
 import { iso, num, Params, type ReadScope, scopeColumn, siteColumn } from './read-scope.ts';
+import type { Row, SqlRow } from './rows.ts';
+import { SHOCK_COLUMNS, type ShockDbRow, toShock } from './shock-read-model.ts';
 
 /** The contract's marker colour rule as SQL over `t.connectivity` (the values are the contract's own words). */
 const markerColorSql = `case t.connectivity ${Object.entries(MARKER_COLOR_OF_CONNECTIVITY)
   .map(([connectivity, color]) => `when '${connectivity}' then '${color}'`)
   .join(' ')} else '${UNKNOWN_MARKER_COLOR}' end`;
 
-export interface ZoneRow {
-  title: string;
-  area: string;
-  tz_title: string;
-  iana: string;
-}
+export type ZoneRow = Row<typeof timeZones, 'title' | 'area' | 'tz_title' | 'iana'>;
 
-interface ReadingRow {
-  id: number;
-  terminal_no: string;
-  site_title: string;
-  site_number: string;
-  telemetry_at: Date | string | null;
-  battery_life: number | null;
-  flash_left: number | null;
-  temperature_main_board: number | null;
-  temperature_inside_cabinet: number | null;
-  humidity_inside_cabinet: number | null;
-}
+type ReadingRow = Row<
+  typeof terminals,
+  | 'id'
+  | 'terminal_no'
+  | 'telemetry_at'
+  | 'battery_life'
+  | 'flash_left'
+  | 'temperature_main_board'
+  | 'temperature_inside_cabinet'
+  | 'humidity_inside_cabinet'
+> & { site_title: SqlRow<typeof sites>['title']; site_number: SqlRow<typeof sites>['number'] };
 
 /** The polled dashboard reads: one statement each, so a shared snapshot costs one query. */
 export function createFleetReadRepository(database: Database) {
@@ -57,14 +55,14 @@ export function createFleetReadRepository(database: Database) {
   return {
     /** One row per terminal: its current state and when it last changed; offline ones only if asked. */
     async connectivity(scope: ReadScope, opts: { offline: boolean; limit: number }): Promise<Connectivity[]> {
-      const rows = await q<{
-        site_id: number;
-        title: string;
-        number: string;
-        connectivity: string;
-        date: Date | string;
-        terminal_id: number;
-      }>(
+      const rows = await q<
+        Row<typeof terminals, 'site_id' | 'connectivity'> &
+          Row<typeof sites, 'title'> & {
+            number: SqlRow<typeof terminals>['terminal_no'];
+            date: SqlRow<typeof terminals>['connectivity_changed_at'];
+            terminal_id: SqlRow<typeof terminals>['id'];
+          }
+      >(
         `select t.site_id, s.title, t.terminal_no as number, t.connectivity, t.connectivity_changed_at as date,
                 t.id as terminal_id
            from terminals t join sites s on s.id = t.site_id
@@ -156,7 +154,7 @@ export function createFleetReadRepository(database: Database) {
 
     /** Sites with status = how many of their terminals are online (0: none online). */
     async sites(scope: ReadScope): Promise<SiteStatus[]> {
-      const rows = await q<{ id: number; title: string; number: string; company_id: number; status: number }>(
+      const rows = await q<Row<typeof sites, 'id' | 'title' | 'number' | 'company_id'> & { status: number }>(
         `select s.id, s.title, s.number, s.company_id,
                 (select count(*) from terminals t
                   where t.site_id = s.id and t.connectivity = 'on' and t.decommissioned_at is null)::int as status
@@ -178,13 +176,7 @@ export function createFleetReadRepository(database: Database) {
     },
 
     async siteMapTerminals(siteId: number): Promise<SiteMapTerminal[]> {
-      const rows = await q<{
-        id: number;
-        terminal_no: string;
-        lat: number;
-        lng: number;
-        connectivity: string;
-      }>(
+      const rows = await q<Row<typeof terminals, 'id' | 'terminal_no' | 'lat' | 'lng' | 'connectivity'>>(
         `select t.id, t.terminal_no, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng, t.connectivity
            from terminals t join sites s on s.id = t.site_id
           where t.site_id = $1 and coalesce(t.lat, s.lat) is not null and coalesce(t.lng, s.lng) is not null
@@ -203,16 +195,12 @@ export function createFleetReadRepository(database: Database) {
 
     /** Every terminal of the site, placed where it stands (or at its site when it has no position of its own). */
     async siteTerminals(siteId: number): Promise<SiteTerminal[]> {
-      const rows = await q<{
-        id: number;
-        terminal_no: string;
-        site_id: number;
-        lat: number | null;
-        lng: number | null;
-        connectivity: string;
-        tags: string[] | null;
-        software_version: string | null;
-      }>(
+      const rows = await q<
+        Row<
+          typeof terminals,
+          'id' | 'terminal_no' | 'site_id' | 'lat' | 'lng' | 'connectivity' | 'tags' | 'software_version'
+        >
+      >(
         `select t.id, t.terminal_no, t.site_id, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng,
                 t.connectivity, t.tags, t.software_version
            from terminals t join sites s on s.id = t.site_id
@@ -242,12 +230,11 @@ export function createFleetReadRepository(database: Database) {
 
     /** Every pump of a site keyed by its number, each with its newest `perPump` status entries. */
     async pumpStatus(siteId: number, perPump: number): Promise<PumpStatusLog> {
-      const rows = await q<{
-        pump_no: number;
-        created_at: Date | string | null;
-        text: string | null;
-        code: number | null;
-      }>(
+      const rows = await q<
+        Row<typeof pumps, 'pump_no'> & {
+          [K in 'created_at' | 'text' | 'code']: SqlRow<typeof pumpStatusEntries>[K] | null;
+        }
+      >(
         `select p.pump_no, e.created_at, e.text, e.code
            from pumps p
            left join lateral (
@@ -306,29 +293,15 @@ export function createFleetReadRepository(database: Database) {
 
     /** Newest shock readings of a site. */
     async siteShocks(siteId: number, limit: number): Promise<Shock[]> {
-      const rows = await q<{
-        id: number | string;
-        reading: number;
-        created_at: Date | string;
-        site_id: number;
-        company_id: number;
-        card_acceptor_name: string;
-        terminal_no: string;
-      }>(
-        `select x.id, x.reading, x.created_at, x.site_id, x.company_id, t.card_acceptor_name, t.terminal_no
+      const rows = await q<ShockDbRow>(
+        `select ${SHOCK_COLUMNS}
            from shocks x join terminals t on t.id = x.terminal_id
           where x.site_id = $1
           order by x.id desc
           limit $2`,
         [siteId, limit],
       );
-      return rows.map((r) => ({
-        id: num(r.id),
-        reading: Number(r.reading),
-        created_at: iso(r.created_at)!,
-        terminal: { site: r.site_id, card_acceptor_name: r.card_acceptor_name, terminal_id: r.terminal_no },
-        company_id: r.company_id,
-      }));
+      return rows.map(toShock);
     },
 
     /**

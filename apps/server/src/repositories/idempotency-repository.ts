@@ -1,4 +1,6 @@
 import type { Database } from '../db/client.ts';
+import type { idempotencyKeys } from '../db/schema/idempotency.ts';
+import type { Row } from './rows.ts';
 
 /** How long a key's first answer is kept (and replayed). */
 export const IDEMPOTENCY_TTL_HOURS = 24;
@@ -34,7 +36,7 @@ export function createIdempotencyRepository(database: Database) {
         [userId, key, fingerprint, IDEMPOTENCY_TTL_HOURS, ABANDONED_AFTER_S],
       );
       if (claimed.length) return { kind: 'reserved' };
-      const rows = await database.query<{ fingerprint: string; status: number | null; body: string | null }>(
+      const rows = await database.query<Row<typeof idempotencyKeys, 'fingerprint' | 'status' | 'body'>>(
         'select fingerprint, status, body from idempotency_keys where user_id = $1 and key = $2',
         [userId, key],
       );

@@ -1,6 +1,5 @@
 import type { Env } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
-import { createAdminRepository } from './admin-repository.ts';
 import { createAlertRepository } from './alert-repository.ts';
 import { createAuditRepository } from './audit-repository.ts';
 import { createChangeRepository } from './change-repository.ts';
@@ -10,7 +9,6 @@ import { createConnectivityRepository } from './connectivity-repository.ts';
 import { createDeviceRepository } from './device-repository.ts';
 import { createFleetReadRepository } from './fleet-read-repository.ts';
 import { createIdempotencyRepository } from './idempotency-repository.ts';
-import { createImportRepository } from './import-repository.ts';
 import { createLogRepository } from './log-repository.ts';
 import { createMetricsRepository } from './metrics-repository.ts';
 import { createNotificationRepository } from './notification-repository.ts';
@@ -23,8 +21,10 @@ import { createLeaderLockRepository, createSharedSettingsRepository } from './se
 import { createSiteRepository } from './site-repository.ts';
 import { createTargetRepository } from './target-repository.ts';
 import { createTelemetryHistoryRepository } from './telemetry-history-repository.ts';
+import { createTerminalRepository } from './terminal-repository.ts';
 import { createTicketRepository } from './ticket-repository.ts';
 import { type Settle, settleWritesThrough, type Tx, unitOfWork } from './unit-of-work.ts';
+import { createUserAdminRepository } from './user-admin-repository.ts';
 import { createUserRepository } from './user-repository.ts';
 
 /** Every repository, created once per app. Add new ones here. */
@@ -39,17 +39,17 @@ export function createRepositories(database: Database, _config: Env) {
     principals: createPrincipalRepository(database),
     revoked: createRevokedRepository(database),
     users: createUserRepository(database),
+    userAdmin: createUserAdminRepository(database),
     companies: createCompanyRepository(database),
     sites: createSiteRepository(database),
+    terminals: createTerminalRepository(database),
     tickets: createTicketRepository(database),
     alerts: createAlertRepository(database),
     fleetReads: createFleetReadRepository(database),
     logs: createLogRepository(database),
     idempotency: createIdempotencyRepository(database),
-    admin: createAdminRepository(database),
     audit: createAuditRepository(database),
     placeHistory: createPlaceHistoryRepository(),
-    import: createImportRepository(database),
     notifications: createNotificationRepository(database),
     settings: createSharedSettingsRepository(database),
     leaderLock: createLeaderLockRepository(database),

@@ -8,31 +8,32 @@ import type {
 } from '@forecourt/contract/logs';
 import { PUMP_STATUS_NORMAL } from '@forecourt/contract/pumps';
 import type { Database } from '../db/client.ts';
+import type { connectivityEvents, pumpStatusEntries, telemetry } from '../db/schema/events.ts';
+import type { companies, pumps, sites, terminals } from '../db/schema/org.ts';
 import { type CommandDbRow, commandSelect, toCommand } from './command-read-model.ts';
-import {
-  addLogFilters,
-  iso,
-  type LogFilters,
-  num,
-  Params,
-  type ReadScope,
-  scopeColumn,
-} from './read-scope.ts';
+import { iso, type LogFilters, logPageSql, num, Params, type ReadScope, scopeColumn } from './read-scope.ts';
+import type { Row, SqlRow } from './rows.ts';
+import { SHOCK_COLUMNS, type ShockDbRow, toShock } from './shock-read-model.ts';
 
-interface TelemetryDbRow {
-  id: number | string;
-  at: Date | string;
-  terminal_id: number;
-  terminal_no: string;
-  site_title: string;
-  site_number: string;
-  timezone: string;
-  battery_life: number | null;
-  flash_left: number | null;
-  temperature_main_board: number | null;
-  temperature_inside_cabinet: number | null;
-  humidity_inside_cabinet: number | null;
-}
+/** The site columns every log row carries, under the names the log selects give them. */
+type SiteNamed = {
+  site_title: SqlRow<typeof sites>['title'];
+  site_number: SqlRow<typeof sites>['number'];
+} & Row<typeof sites, 'timezone'>;
+
+type TelemetryDbRow = Row<
+  typeof telemetry,
+  | 'id'
+  | 'at'
+  | 'terminal_id'
+  | 'battery_life'
+  | 'flash_left'
+  | 'temperature_main_board'
+  | 'temperature_inside_cabinet'
+  | 'humidity_inside_cabinet'
+> &
+  Row<typeof terminals, 'terminal_no'> &
+  SiteNamed;
 
 export interface TelemetryLogRow {
   id: number;
@@ -71,7 +72,7 @@ export function createLogRepository(database: Database) {
     ];
     if (f.states?.length) where.push(`c.state = any(${p.add(`{${f.states.join(',')}}`)}::text[])`);
     if (f.pumpNo !== undefined) where.push(`c.pump_no = ${p.add(f.pumpNo)}`);
-    addLogFilters(where, p, f, {
+    const page = logPageSql(where, p, f, {
       id: 'c.id',
       time: 'c.created_at',
       search: [
@@ -85,10 +86,7 @@ export function createLogRepository(database: Database) {
       ],
       terminal: 't',
     });
-    return database.query<CommandDbRow>(
-      `${commandSelect} where ${where.join(' and ')} order by c.id desc limit ${p.add(f.limit)}`,
-      p.values,
-    );
+    return database.query<CommandDbRow>(`${commandSelect} ${page}`, p.values);
   }
 
   return {
@@ -100,32 +98,26 @@ export function createLogRepository(database: Database) {
       const p = new Params();
       const where = [`${scopeColumn(scope, 'e')} = ${p.add(scope.id)}`];
       if (f.status) where.push(`e.status = ${p.add(f.status)}`);
-      addLogFilters(where, p, f, {
+      const page = logPageSql(where, p, f, {
         id: 'e.id',
         time: 'e.at',
         search: ['e.status', 't.terminal_no', 's.title', 'c.name'],
         terminal: 't',
       });
-      const rows = await database.query<{
-        id: number | string;
-        site_id: number;
-        title: string;
-        number: string;
-        terminal_id: number;
-        status: string;
-        at: Date | string;
-        customer_name: string;
-        timezone: string;
-      }>(
+      const rows = await database.query<
+        Row<typeof connectivityEvents, 'id' | 'site_id' | 'terminal_id' | 'status' | 'at'> &
+          Row<typeof sites, 'title' | 'timezone'> & {
+            number: SqlRow<typeof terminals>['terminal_no'];
+            customer_name: SqlRow<typeof companies>['name'];
+          }
+      >(
         `select e.id, e.site_id, s.title, t.terminal_no as number, e.terminal_id, e.status, e.at, c.name as customer_name,
                 s.timezone
            from connectivity_events e
            join terminals t on t.id = e.terminal_id
            join sites s on s.id = e.site_id
            join companies c on c.id = e.company_id
-          where ${where.join(' and ')}
-          order by e.id desc
-          limit ${p.add(f.limit)}`,
+          ${page}`,
         p.values,
       );
       return rows.map((r) => ({
@@ -191,22 +183,19 @@ export function createLogRepository(database: Database) {
       const where = [`e.site_id = ${p.add(siteId)}`];
       if (f.pumpNo !== undefined) where.push(`p.pump_no = ${p.add(f.pumpNo)}`);
       if (f.abnormal) where.push(`e.code <> ${PUMP_STATUS_NORMAL}`);
-      addLogFilters(where, p, f, { id: 'e.id', time: 'e.created_at', search: ['e.text', 'e.code::text'] });
-      const rows = await database.query<{
-        id: number | string;
-        pump_id: number;
-        pump_no: number;
-        created_at: Date | string;
-        text: string;
-        code: number;
-        reported_status: number;
-        timezone: string;
-      }>(
+      const page = logPageSql(where, p, f, {
+        id: 'e.id',
+        time: 'e.created_at',
+        search: ['e.text', 'e.code::text'],
+      });
+      const rows = await database.query<
+        Row<typeof pumpStatusEntries, 'id' | 'pump_id' | 'created_at' | 'text' | 'code' | 'reported_status'> &
+          Row<typeof pumps, 'pump_no'> &
+          Row<typeof sites, 'timezone'>
+      >(
         `select e.id, e.pump_id, p.pump_no, e.created_at, e.text, e.code, e.reported_status, s.timezone
            from pump_status_entries e join pumps p on p.id = e.pump_id join sites s on s.id = e.site_id
-          where ${where.join(' and ')}
-          order by e.id desc
-          limit ${p.add(f.limit)}`,
+          ${page}`,
         p.values,
       );
       return rows.map((r) => ({
@@ -226,39 +215,22 @@ export function createLogRepository(database: Database) {
       const p = new Params();
       const where = [`${scopeColumn(scope, 'x')} = ${p.add(scope.id)}`];
       if (f.min !== undefined) where.push(`x.reading >= ${p.add(f.min)}`);
-      addLogFilters(where, p, f, {
+      const page = logPageSql(where, p, f, {
         id: 'x.id',
         time: 'x.created_at',
         search: ['t.terminal_no', 't.card_acceptor_name', 's.title', 'x.reading::text'],
         terminal: 't',
       });
-      const rows = await database.query<{
-        id: number | string;
-        reading: number;
-        created_at: Date | string;
-        site_id: number;
-        company_id: number;
-        card_acceptor_name: string;
-        terminal_no: string;
-        site_title: string;
-        site_number: string;
-        timezone: string;
-      }>(
-        `select x.id, x.reading, x.created_at, x.site_id, x.company_id, t.card_acceptor_name, t.terminal_no,
-                s.title as site_title, s.number as site_number, s.timezone
+      const rows = await database.query<ShockDbRow & SiteNamed>(
+        `select ${SHOCK_COLUMNS}, s.title as site_title, s.number as site_number, s.timezone
            from shocks x join terminals t on t.id = x.terminal_id join sites s on s.id = x.site_id
-          where ${where.join(' and ')}
-          order by x.id desc
-          limit ${p.add(f.limit)}`,
+          ${page}`,
         p.values,
       );
       return rows.map((r) => ({
+        ...toShock(r),
         id: num(r.id),
         cursor: String(r.id),
-        reading: Number(r.reading),
-        created_at: iso(r.created_at)!,
-        terminal: { site: r.site_id, card_acceptor_name: r.card_acceptor_name, terminal_id: r.terminal_no },
-        company_id: r.company_id,
         site_title: r.site_title,
         site_number: r.site_number,
         timezone: r.timezone,
@@ -269,15 +241,18 @@ export function createLogRepository(database: Database) {
     async telemetry(siteId: number, kind: TelemetryKind, f: LogFilters): Promise<TelemetryLogRow[]> {
       const p = new Params();
       const where = [`x.site_id = ${p.add(siteId)}`, TELEMETRY_PRESENT[kind]];
-      addLogFilters(where, p, f, { id: 'x.id', time: 'x.at', search: ['t.terminal_no'], terminal: 't' });
+      const page = logPageSql(where, p, f, {
+        id: 'x.id',
+        time: 'x.at',
+        search: ['t.terminal_no'],
+        terminal: 't',
+      });
       const rows = await database.query<TelemetryDbRow>(
         `select x.id, x.at, x.terminal_id, t.terminal_no, s.title as site_title, s.number as site_number, s.timezone,
                 x.battery_life, x.flash_left, x.temperature_main_board, x.temperature_inside_cabinet,
                 x.humidity_inside_cabinet
            from telemetry x join terminals t on t.id = x.terminal_id join sites s on s.id = x.site_id
-          where ${where.join(' and ')}
-          order by x.id desc
-          limit ${p.add(f.limit)}`,
+          ${page}`,
         p.values,
       );
       return rows.map((r) => ({

@@ -1,6 +1,9 @@
 import type { Severity } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
+import type { alertMailSites, alertMails, alerts } from '../db/schema/events.ts';
+import type { sites, terminals, users } from '../db/schema/org.ts';
 import { iso, num } from './read-scope.ts';
+import type { Row, SqlRow } from './rows.ts';
 
 /** One queued alert of a mail: what the mail lists. */
 export interface PendingAlertMail {
@@ -30,7 +33,7 @@ export interface PendingAlertMail {
 export function createNotificationRepository(database: Database) {
   return {
     async prefs(userId: number): Promise<{ email_min_severity: Severity | null } | null> {
-      const rows = await database.query<{ email_min_severity: Severity | null }>(
+      const rows = await database.query<Row<typeof users, 'email_min_severity'>>(
         'select email_min_severity from users where id = $1',
         [userId],
       );
@@ -57,7 +60,7 @@ export function createNotificationRepository(database: Database) {
          on conflict do nothing`,
         [now],
       );
-      const rows = await database.query<{ user_id: number; site_id: number }>(
+      const rows = await database.query<Row<typeof alertMailSites, 'user_id' | 'site_id'>>(
         `with due as (
            select m.user_id, m.site_id from alert_mail_sites m
             where (m.claimed_until is null or m.claimed_until < $1)
@@ -78,21 +81,16 @@ export function createNotificationRepository(database: Database) {
 
     /** Every unsent alert of a (user, site), oldest first. */
     async pending(userId: number, siteId: number): Promise<PendingAlertMail[]> {
-      const rows = await database.query<{
-        mail_id: number | string;
-        alert_id: number | string;
-        severity: Severity;
-        text: string;
-        started_at: Date | string;
-        event_type: number;
-        terminal_no: string;
-        title: string;
-        number: string;
-        email: string;
-        username: string;
-        email_min_severity: Severity | null;
-        attempts: number;
-      }>(
+      const rows = await database.query<
+        { mail_id: SqlRow<typeof alertMails>['id']; alert_id: SqlRow<typeof alerts>['id'] } & Row<
+          typeof alertMails,
+          'attempts'
+        > &
+          Row<typeof alerts, 'severity' | 'text' | 'started_at' | 'event_type'> &
+          Row<typeof terminals, 'terminal_no'> &
+          Row<typeof sites, 'title' | 'number'> &
+          Row<typeof users, 'email' | 'username' | 'email_min_severity'>
+      >(
         `select x.id as mail_id, x.attempts, a.id as alert_id, a.severity, a.text, a.started_at, a.event_type,
                 t.terminal_no, s.title, s.number, u.email, u.username, u.email_min_severity
            from alert_mails x

@@ -1,4 +1,6 @@
 import type { Database } from '../db/client.ts';
+import type { users } from '../db/schema/org.ts';
+import type { Row } from './rows.ts';
 
 /** Who is calling and what they reach: an agent id, company ids, site ids. */
 export interface Principal {
@@ -23,17 +25,18 @@ export function createPrincipalRepository(database: Database) {
     async load(userId: number): Promise<Principal | null> {
       const hit = cache.get(userId);
       if (hit && Date.now() - hit.at < CACHE_MS) return hit.value;
-      const rows = await database.query<{
-        id: number;
-        username: string;
-        name: string;
-        agent_id: number | null;
-        password_changed_at: Date | string;
-        disabled_at: Date | string | null;
-        tokens_valid_after: Date | string | null;
-        company_ids: number[] | null;
-        site_ids: number[] | null;
-      }>(
+      const rows = await database.query<
+        Row<
+          typeof users,
+          | 'id'
+          | 'username'
+          | 'name'
+          | 'agent_id'
+          | 'password_changed_at'
+          | 'disabled_at'
+          | 'tokens_valid_after'
+        > & { company_ids: number[] | null; site_ids: number[] | null }
+      >(
         `select u.id, u.username, u.name, u.agent_id, u.password_changed_at, u.disabled_at, u.tokens_valid_after,
                 (select array_agg(company_id order by company_id) from user_companies where user_id = u.id) as company_ids,
                 (select array_agg(site_id order by site_id) from user_sites where user_id = u.id) as site_ids

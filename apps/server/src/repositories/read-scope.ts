@@ -67,3 +67,28 @@ export const iso = (v: Date | string | null | undefined): string | null =>
 
 /** pg answers bigint/count as strings, PGlite as numbers: normalise. */
 export const num = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
+
+/** `nullableNum(null)` is null; anything else is `num` of it. */
+export const nullableNum = (v: unknown): number | null => (v === null || v === undefined ? null : num(v));
+
+/** Search, cursor and page size of an administration list. */
+export interface ListOptions {
+  q?: string;
+  limit: number;
+  before?: string;
+}
+
+/** `where …` with the common log filters (`addLogFilters`), newest first by `cols.id`, `f.limit` rows. */
+export function logPageSql(
+  where: string[],
+  p: Params,
+  f: LogFilters,
+  cols: { id: string; time: string; search: string[]; terminal?: string },
+): string {
+  addLogFilters(where, p, f, cols);
+  return `where ${where.join(' and ')} order by ${cols.id} desc limit ${p.add(f.limit)}`;
+}
+
+/** `where …` with `q` (search over `search`), `before` (cursor on `idCol`) and `limit`, newest first. */
+export const pageSql = (where: string[], p: Params, idCol: string, o: ListOptions, search: string[]) =>
+  logPageSql(where, p, { limit: o.limit, before: o.before, q: o.q }, { id: idCol, time: idCol, search });

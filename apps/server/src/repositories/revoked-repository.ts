@@ -1,4 +1,6 @@
 import type { Database } from '../db/client.ts';
+import type { revokedTokens } from '../db/schema/auth.ts';
+import type { Row } from './rows.ts';
 import { unitOfWork } from './unit-of-work.ts';
 
 /**
@@ -18,7 +20,7 @@ export function createRevokedRepository(database: Database) {
   const read = () => {
     const started = Date.now();
     const next = database
-      .query<{ jti: string }>('select jti from revoked_tokens where expires_at > now()')
+      .query<Row<typeof revokedTokens, 'jti'>>('select jti from revoked_tokens where expires_at > now()')
       .then((rows) => {
         const set = new Set(rows.map((r) => r.jti));
         for (const [jti, at] of local) {

@@ -1,10 +1,16 @@
 import type { Database } from '../db/client.ts';
+import type { sharedSettings } from '../db/schema/changes.ts';
+import type { Row } from './rows.ts';
 
 /** Settings every node shares, by name (table shared_settings): the signing secret when JWT_SECRET is unset. */
 export function createSharedSettingsRepository(database: Pick<Database, 'query'>) {
   const read = async (name: string) =>
-    (await database.query<{ value: string }>('select value from shared_settings where name = $1', [name]))[0]
-      ?.value ?? null;
+    (
+      await database.query<Row<typeof sharedSettings, 'value'>>(
+        'select value from shared_settings where name = $1',
+        [name],
+      )
+    )[0]?.value ?? null;
   return {
     get: read,
     /**

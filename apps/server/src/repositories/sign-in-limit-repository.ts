@@ -1,4 +1,8 @@
 import type { Database } from '../db/client.ts';
+import type { signInLimits } from '../db/schema/auth.ts';
+import type { Row } from './rows.ts';
+
+type Counter = Row<typeof signInLimits, 'key' | 'failures' | 'expires_at'>;
 
 export interface SignInCount {
   failures: number;
@@ -10,7 +14,7 @@ export function createSignInLimitRepository(database: Database) {
   return {
     /** The unexpired counters among `keys`. */
     async counts(keys: string[]): Promise<Map<string, SignInCount>> {
-      const rows = await database.query<{ key: string; failures: number; expires_at: Date | string }>(
+      const rows = await database.query<Counter>(
         'select key, failures, expires_at from sign_in_limits where key = any($1::text[]) and expires_at > now()',
         [keys],
       );
@@ -23,7 +27,7 @@ export function createSignInLimitRepository(database: Database) {
      * including this attempt.
      */
     async reserve(keys: string[], windowMs: number): Promise<Map<string, SignInCount>> {
-      const rows = await database.query<{ key: string; failures: number; expires_at: Date | string }>(
+      const rows = await database.query<Counter>(
         `insert into sign_in_limits (key, failures, expires_at)
            select k, 1, now() + $2::int * interval '1 millisecond' from unnest($1::text[]) as k
          on conflict (key) do update set

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
-import { tickets } from '../db/schema/index.ts';
+import { tickets, type users } from '../db/schema/index.ts';
+import type { Row, SqlRow } from './rows.ts';
 
 export type ForwardState = 'stored' | 'pending' | 'forwarded' | 'failed';
 
@@ -47,15 +48,11 @@ export function createTicketRepository(database: Database) {
      * server processes on one PostgreSQL never send the same ticket at once.
      */
     async claimDue(limit: number, leaseSeconds: number): Promise<TicketToForward[]> {
-      const rows = await database.query<{
-        id: number | string;
-        subject: string;
-        body: string;
-        attempts: number;
-        name: string | null;
-        username: string | null;
-        email: string | null;
-      }>(
+      const rows = await database.query<
+        Row<typeof tickets, 'id' | 'subject' | 'body' | 'attempts'> & {
+          [K in 'name' | 'username' | 'email']: SqlRow<typeof users>[K] | null;
+        }
+      >(
         `with due as (
            select id from tickets
             where forward_state = 'pending' and next_attempt_at <= now()

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/client.ts';
+import type { resetTokens } from '../db/schema/auth.ts';
+import type { companies, sites, users } from '../db/schema/org.ts';
+import type { ColumnOf, Row } from './rows.ts';
 import { unitOfWork } from './unit-of-work.ts';
 
 export interface UserRow {
@@ -44,18 +47,20 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   return constraint === undefined || e.constraint === constraint || Boolean(e.message?.includes(constraint));
 }
 
-const USER_COLUMNS = `id, username, email, name, password_hash, agent_id, password_changed_at, disabled_at`;
-
-type RawUser = {
-  id: number;
-  username: string;
-  email: string;
-  name: string;
-  password_hash: string;
-  agent_id: number | null;
-  password_changed_at: Date | string;
-  disabled_at: Date | string | null;
-};
+const USER_FIELDS = [
+  'id',
+  'username',
+  'email',
+  'name',
+  'password_hash',
+  'agent_id',
+  'password_changed_at',
+  'disabled_at',
+] as const satisfies readonly ColumnOf<typeof users>[];
+const USER_COLUMNS = USER_FIELDS.join(', ');
+type RawUser = Row<typeof users, (typeof USER_FIELDS)[number]>;
+type CompanyName = Row<typeof companies, 'id' | 'name'>;
+type SiteName = Row<typeof sites, 'id' | 'title' | 'number'>;
 
 function toUser(r: RawUser): UserRow {
   return {
@@ -195,17 +200,12 @@ export function createUserRepository(database: Database) {
 
     /** The profile of GET /api/user/: companies reached as a whole, sites linked to the user. */
     async profile(id: number): Promise<UserProfile | null> {
-      const rows = await q<{
-        id: number;
-        username: string;
-        email: string;
-        name: string;
-        avatar_kind: 'none' | 'data' | 'path';
-        avatar: string | null;
-        avatar_version: string | null;
-        picture: string | null;
-        agent_id: number | null;
-      }>(
+      const rows = await q<
+        Row<typeof users, 'id' | 'username' | 'email' | 'name' | 'avatar' | 'picture' | 'agent_id'> & {
+          avatar_kind: 'none' | 'data' | 'path';
+          avatar_version: string | null;
+        }
+      >(
         `select id, username, email, name, picture, agent_id,
                 case when avatar is null or avatar = '' then 'none' when avatar like 'data:%' then 'data' else 'path' end
                   as avatar_kind,
@@ -219,16 +219,16 @@ export function createUserRepository(database: Database) {
       const agentId = r.agent_id && r.agent_id > 0 ? r.agent_id : null;
       const [companies, sites] = await Promise.all([
         agentId
-          ? q<{ id: number; name: string }>(
+          ? q<CompanyName>(
               'select id, name from companies where agent_id = $1 and decommissioned_at is null order by id',
               [agentId],
             )
-          : q<{ id: number; name: string }>(
+          : q<CompanyName>(
               `select c.id, c.name from companies c join user_companies uc on uc.company_id = c.id
                 where uc.user_id = $1 and c.decommissioned_at is null order by c.id`,
               [id],
             ),
-        q<{ id: number; title: string; number: string }>(
+        q<SiteName>(
           `select s.id, s.title, s.number from sites s join user_sites us on us.site_id = s.id
             where us.user_id = $1 and s.decommissioned_at is null order by s.id`,
           [id],
@@ -255,7 +255,7 @@ export function createUserRepository(database: Database) {
 
     /** An uploaded avatar (stored as a data URL), decoded. */
     async avatarImage(id: number): Promise<AvatarImage | null> {
-      const rows = await q<{ avatar: string | null }>(
+      const rows = await q<Row<typeof users, 'avatar'>>(
         `select avatar from users where id = $1 and avatar like 'data:%'`,
         [id],
       );
@@ -273,7 +273,7 @@ export function createUserRepository(database: Database) {
       principal: { userId: number; agentId: number | null; companyIds: number[]; siteIds: number[] },
       limit: number,
     ): Promise<{ id: number; title: string; number: string }[]> {
-      const rows = await q<{ id: number; title: string; number: string }>(
+      const rows = await q<SiteName>(
         `select id, title, number from sites
           where (agent_id = $1 or company_id = any($2::int[]) or id = any($3::int[])) and decommissioned_at is null
           order by id limit $4`,
@@ -301,7 +301,7 @@ export function createUserRepository(database: Database) {
 
     /** Spends a reset token once: only one caller ever gets `ok` for a given token. */
     async consumeResetToken(tokenHash: string): Promise<ResetTokenState> {
-      const spent = await q<{ user_id: number }>(
+      const spent = await q<Row<typeof resetTokens, 'user_id'>>(
         `update reset_tokens set used_at = now()
           where token_hash = $1 and used_at is null and expires_at > now() returning user_id`,
         [tokenHash],

@@ -1,21 +1,21 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import type { CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
+import { bigserial, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
 
 /** A pump or reboot command: queued → sent → confirmed | failed | timed_out | expired. */
 export const commands = pgTable(
   'commands',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    kind: text('kind').notNull(),
+    kind: text('kind').$type<CommandKind>().notNull(),
     terminalId: integer('terminal_id').notNull(),
     siteId: integer('site_id').notNull(),
     companyId: integer('company_id').notNull(),
     agentId: integer('agent_id').notNull(),
     pumpId: integer('pump_id'),
     pumpNo: integer('pump_no'),
-    rebootType: text('reboot_type'),
-    state: text('state').notNull().default('queued'),
+    rebootType: text('reboot_type').$type<RebootType>(),
+    state: text('state').$type<CommandState>().notNull().default('queued'),
     requestedBy: integer('requested_by'),
     requestedByName: text('requested_by_name'),
     detail: text('detail'),

@@ -1,3 +1,5 @@
+import type { Severity } from '@forecourt/contract/events';
+import type { AlertState } from '@forecourt/contract/fleet';
 import { sql } from 'drizzle-orm';
 import {
   bigint,
@@ -11,10 +13,8 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
 } from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { ts } from './columns.ts';
 
 /** Scope columns (agent, company, site) are copied onto every event row so scoped, newest-first reads use one index. */
 export const alerts = pgTable(
@@ -30,9 +30,9 @@ export const alerts = pgTable(
     startedAt: ts('started_at').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
     /** critical | major | minor | info, from the catalogue when raised (docs/event-types.md). */
-    severity: text('severity').notNull().default('minor'),
+    severity: text('severity').$type<Severity>().notNull().default('minor'),
     /** active | cleared (docs/product.md#alert-lifecycle). */
-    state: text('state').notNull().default('active'),
+    state: text('state').$type<AlertState>().notNull().default('active'),
     clearedAt: ts('cleared_at'),
     acknowledgedAt: ts('acknowledged_at'),
     acknowledgedBy: text('acknowledged_by'),

@@ -1,3 +1,4 @@
+import type { Severity } from '@forecourt/contract/events';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -9,11 +10,9 @@ import {
   serial,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { ts } from './columns.ts';
 
 export const agents = pgTable('agents', {
   id: serial('id').primaryKey(),
@@ -151,7 +150,7 @@ export const users = pgTable(
     agentId: integer('agent_id').references(() => agents.id),
     passwordChangedAt: ts('password_changed_at').notNull().defaultNow(),
     /** Alert mail from this severity up; null: none (docs/product.md#alert-mail). */
-    emailMinSeverity: text('email_min_severity'),
+    emailMinSeverity: text('email_min_severity').$type<Severity>(),
     /** Set by an agent: no sign-in, every token refused (docs/product.md#fleet-administration). */
     disabledAt: ts('disabled_at'),
     /**

@@ -1,6 +1,5 @@
-import { doublePrecision, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { doublePrecision, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
 
 /** Per signal of @forecourt/contract/telemetry-history: how many readings, their sum, min and max. */
 const signalColumns = (name: string) => ({

@@ -1,6 +1,5 @@
-import { bigserial, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { bigserial, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { ts } from './columns.ts';
 
 export const tickets = pgTable(
   'tickets',

@@ -1,6 +1,7 @@
 import { eventTexts, severityOf } from '@forecourt/contract/events';
 import { PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import { createRandom, type Random, seedOf } from '@forecourt/contract/random';
+import { carrierOf } from '../../repositories/pump-carrier.ts';
 import { hashPassword } from '../../services/passwords.ts';
 import type { QueryFn } from '../client.ts';
 import { ensureHistoryPartitions } from '../telemetry-history.ts';
@@ -72,11 +73,10 @@ export function buildFleet() {
       site.lng = Math.round(site.lng * 1e6) / 1e6;
       sites.push(site);
       const count = rnd.int(2, 4);
-      let controller = 0;
+      const here: DemoTerminal[] = [];
       for (let k = 0; k < count; k++) {
         const tid = terminals.length + 1;
-        if (k === 0) controller = tid;
-        terminals.push({
+        here.push({
           id: tid,
           siteId: id,
           companyId: company.id,
@@ -84,10 +84,13 @@ export function buildFleet() {
           cardAcceptorName: `${site.title}/${site.city}`,
           lat: Math.round((site.lat + rnd.between(-0.00025, 0.00025)) * 1e7) / 1e7,
           lng: Math.round((site.lng + rnd.between(-0.0004, 0.0004)) * 1e7) / 1e7,
+          // A site's first terminal takes control of its pumps (repositories/pump-carrier.ts).
           pumpController: k === 0,
           offlineSince: null,
         });
+        terminals.push(here[k]);
       }
+      const controller = carrierOf(here)!.id;
       const pumpCount = rnd.int(4, 8);
       for (let p = 1; p <= pumpCount; p++) {
         pumps.push({

@@ -1,5 +1,6 @@
 import { EVENT_CATALOGUE, eventTexts } from '@forecourt/contract/events';
 import { PUMP_STATUS_CODES, PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
+import { carrierSql } from '../../repositories/pump-carrier.ts';
 import type { Database } from '../client.ts';
 import {
   clusterClosedRollupMonths,
@@ -216,6 +217,11 @@ export async function seedLarge(
     };
     const count = async (sql: string, params: unknown[] = []) =>
       Number((await q<{ n: number | string }>(sql, params))[0]?.n ?? 0);
+    /** One bulk `insert …` (without `returning`) as the step `label`: answers and logs how many rows it wrote. */
+    const inserted = async (label: string, insert: string, params: unknown[]) => {
+      const done = stepTimer(label);
+      return done(await count(`with ins as (${insert} returning 1) select count(*) as n from ins`, params));
+    };
     if (database.kind === 'postgres') {
       await q('set local synchronous_commit = off');
       await q(`set local maintenance_work_mem = '512MB'`);
@@ -292,7 +298,7 @@ export async function seedLarge(
                 case when ${u('s.id * 8 + k + 7')} < 0.03 then 'off' else 'on' end,
                 $2::timestamptz - (${u('s.id * 8 + k + 8')} * 72) * interval '1 hour',
                 $2::timestamptz - (${u('s.id * 8 + k + 9')} * 60) * interval '1 second',
-                k = 1
+                k = 1 -- a site's first terminal takes control of its pumps (repositories/pump-carrier.ts)
            from sites s cross join generate_series(1, ${TERMINALS_PER_SITE}) k
           where s.id between $1 and $3
           order by s.id, k
@@ -319,13 +325,14 @@ export async function seedLarge(
       `with p as (
          insert into pumps (site_id, terminal_id, pump_no, status, last_synapse_status)
          select t.site_id, t.id, n, st, st
-           from terminals t cross join generate_series(1, ${PUMPS_PER_SITE}) n
+           from (select s.id as site_id, ${carrierSql('s.id')} as id from sites s where s.id between $1 and $2) t
+          cross join generate_series(1, ${PUMPS_PER_SITE}) n
           cross join lateral (select case when ${u('t.id * 10 + n')} < 0.8 then 1 else 0 end as st) x
-          where t.id between $1 and $2 and t.pump_controller
+          where t.id is not null
           order by t.site_id, n
          returning 1)
        select count(*) as n from p`,
-      [termRange.lo, termRange.hi],
+      [siteRange.lo, siteRange.hi],
     );
     end(pumps);
 
@@ -433,21 +440,16 @@ export async function seedLarge(
       alerts += end(n);
     }
 
-    end = stepTimer('shocks');
-    const shocks = end(
-      await count(
-        `with ins as (
-           insert into shocks (terminal_id, site_id, company_id, agent_id, reading, created_at)
-           select t.id, t.site_id, t.company_id, t.agent_id,
-                  round((0.5 + 12 * power(${u('t.id * 10 + k + 301')}, 3))::numeric, 2)::float8,
-                  $1::timestamptz + ${u('t.id * 10 + k + 302')} * ${DAYS * 86400} * interval '1 second' as at
-             from terminals t cross join generate_series(1, 3) k
-            where t.id between $2 and $3 and ${u('t.id * 10 + k + 303')} < 0.85
-            order by at
-           returning 1)
-         select count(*) as n from ins`,
-        [since, termRange.lo, termRange.hi],
-      ),
+    const shocks = await inserted(
+      'shocks',
+      `insert into shocks (terminal_id, site_id, company_id, agent_id, reading, created_at)
+       select t.id, t.site_id, t.company_id, t.agent_id,
+              round((0.5 + 12 * power(${u('t.id * 10 + k + 301')}, 3))::numeric, 2)::float8,
+              $1::timestamptz + ${u('t.id * 10 + k + 302')} * ${DAYS * 86400} * interval '1 second' as at
+         from terminals t cross join generate_series(1, 3) k
+        where t.id between $2 and $3 and ${u('t.id * 10 + k + 303')} < 0.85
+        order by at`,
+      [since, termRange.lo, termRange.hi],
     );
 
     end = stepTimer('pump status entries');
@@ -478,45 +480,35 @@ export async function seedLarge(
     );
 
     // Transactions: the last 48 hours, about three an hour per terminal; a few zero-value and under one litre.
-    end = stepTimer('transactions');
-    const transactions = end(
-      await count(
-        `with ins as (
-           insert into transactions (terminal_id, site_id, at, volume_l, amount)
-           select t.id, t.site_id, x.at, v.vol, case when ${u('t.id * 1000 + h * 3 + k + 503')} < 0.03 then 0 else round((v.vol * 1.52)::numeric, 2) end
-             from terminals t cross join generate_series(0, 47) h cross join generate_series(1, 3) k
-            cross join lateral (select $1::timestamptz - interval '48 hours'
-                                       + (h * 3600 + ${u('t.id * 1000 + h * 3 + k + 501')} * 3600) * interval '1 second' as at) x
-            cross join lateral (select round((case when ${u('t.id * 1000 + h * 3 + k + 502')} < 0.05
-                                                    then 0.2 + 0.7 * ${u('t.id * 1000 + h * 3 + k + 504')}
-                                                    else 5 + 60 * ${u('t.id * 1000 + h * 3 + k + 505')} end)::numeric, 3) as vol) v
-            where t.id between $2 and $3
-            order by x.at
-           returning 1)
-         select count(*) as n from ins`,
-        [now, termRange.lo, termRange.hi],
-      ),
+    const transactions = await inserted(
+      'transactions',
+      `insert into transactions (terminal_id, site_id, at, volume_l, amount)
+       select t.id, t.site_id, x.at, v.vol, case when ${u('t.id * 1000 + h * 3 + k + 503')} < 0.03 then 0 else round((v.vol * 1.52)::numeric, 2) end
+         from terminals t cross join generate_series(0, 47) h cross join generate_series(1, 3) k
+        cross join lateral (select $1::timestamptz - interval '48 hours'
+                                   + (h * 3600 + ${u('t.id * 1000 + h * 3 + k + 501')} * 3600) * interval '1 second' as at) x
+        cross join lateral (select round((case when ${u('t.id * 1000 + h * 3 + k + 502')} < 0.05
+                                                then 0.2 + 0.7 * ${u('t.id * 1000 + h * 3 + k + 504')}
+                                                else 5 + 60 * ${u('t.id * 1000 + h * 3 + k + 505')} end)::numeric, 3) as vol) v
+        where t.id between $2 and $3
+        order by x.at`,
+      [now, termRange.lo, termRange.hi],
     );
 
-    end = stepTimer('connectivity events');
-    const connectivityEvents = end(
-      await count(
-        `with ins as (
-           insert into connectivity_events (terminal_id, site_id, company_id, agent_id, status, at)
-           select terminal_id, site_id, company_id, agent_id, status, at from (
-             select t.id as terminal_id, t.site_id, t.company_id, t.agent_id, e.status,
-                    $1::timestamptz + (${u('t.id * 10 + k + 601')} * ${(DAYS - 4) * 86400} + e.offset_s) * interval '1 second' as at
-               from terminals t cross join generate_series(1, 2) k
-              cross join (values ('off', 0), ('on', 1800)) as e(status, offset_s)
-              where t.id between $2 and $3 and ${u('t.id * 10 + k + 602')} < 0.6
-             union all
-             select t.id, t.site_id, t.company_id, t.agent_id, t.connectivity, t.connectivity_changed_at
-               from terminals t where t.id between $2 and $3 and t.connectivity = 'off'
-           ) c order by at
-           returning 1)
-         select count(*) as n from ins`,
-        [since, termRange.lo, termRange.hi],
-      ),
+    const connectivityEvents = await inserted(
+      'connectivity events',
+      `insert into connectivity_events (terminal_id, site_id, company_id, agent_id, status, at)
+       select terminal_id, site_id, company_id, agent_id, status, at from (
+         select t.id as terminal_id, t.site_id, t.company_id, t.agent_id, e.status,
+                $1::timestamptz + (${u('t.id * 10 + k + 601')} * ${(DAYS - 4) * 86400} + e.offset_s) * interval '1 second' as at
+           from terminals t cross join generate_series(1, 2) k
+          cross join (values ('off', 0), ('on', 1800)) as e(status, offset_s)
+          where t.id between $2 and $3 and ${u('t.id * 10 + k + 602')} < 0.6
+         union all
+         select t.id, t.site_id, t.company_id, t.agent_id, t.connectivity, t.connectivity_changed_at
+           from terminals t where t.id between $2 and $3 and t.connectivity = 'off'
+       ) c order by at`,
+      [since, termRange.lo, termRange.hi],
     );
 
     // Command history: a reboot for one terminal in ten, pump switches at one site in five; all completed.

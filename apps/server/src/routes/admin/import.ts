@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { badRequest } from '../../lib/errors.ts';
-import type { ImportLine } from '../../repositories/import-repository.ts';
+import { createFleetImportService, type ImportLine } from '../../services/fleet-import.ts';
 
 /** 20,000 rows of about 100 bytes, with room to spare. */
 const CSV_BODY_LIMIT = 8 * 1024 * 1024;
@@ -73,6 +73,7 @@ export async function importRoutes(app: FastifyInstance) {
     (_request, body, done) => done(null, body),
   );
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const fleetImport = createFleetImportService(app.repos);
   r.post(
     '/api/admin/import/',
     {
@@ -103,7 +104,7 @@ export async function importRoutes(app: FastifyInstance) {
     async (request) => {
       const p = request.principal!;
       const lines = readImportCsv(request.body);
-      const result = await app.repos.import.run(
+      const result = await fleetImport.run(
         { userId: p.userId, username: p.username, agentId: p.agentId! },
         lines,
         request.query.dry_run,

@@ -28,8 +28,10 @@ import { z } from 'zod';
 import { HttpError, notFound } from '../../lib/errors.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
 import { parseId } from '../../plugins/scope.ts';
-import type { Actor, Outcome } from '../../repositories/admin-repository.ts';
+import type { Actor } from '../../services/actor.ts';
+import { DomainError, type DomainErrorKind } from '../../services/domain-errors.ts';
 import { createFleetService } from '../../services/fleet.ts';
+import { createUserAdminService } from '../../services/user-admin.ts';
 import { auditRoutes } from './audit.ts';
 import { importRoutes } from './import.ts';
 
@@ -46,10 +48,21 @@ export function actorOf(request: FastifyRequest): Actor {
   return { userId: p.userId, username: p.username, agentId: p.agentId! };
 }
 
-/** The answer of a repository outcome: the value, or its error with status (and the blocking children). */
-export function unwrap<T>(outcome: Outcome<T>): T {
-  if (outcome.ok) return outcome.value;
-  throw new HttpError(outcome.status, outcome.errors, outcome.children ? { children: outcome.children } : {});
+const STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+};
+
+/** The answer of a service call: its value, or the refusal as its status (and the blocking children). */
+export async function answer<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    throw new HttpError(STATUS[err.kind], err.errors, err.children ? { children: err.children } : {});
+  }
 }
 
 /** Newest first; `X-Next-Cursor` and `Link: rel="next"` while the page is full (like the logs). */
@@ -77,9 +90,24 @@ export function idOf(request: FastifyRequest): number {
   return id;
 }
 
+/** The list query of an admin path: search, paging and the parent it keeps. */
+interface ListQuery {
+  q?: string;
+  limit_to: number;
+  before?: string;
+  company_id?: number;
+  site_id?: number;
+}
+const listOptions = (q: ListQuery) => ({
+  q: q.q,
+  limit: q.limit_to,
+  before: q.before,
+  companyId: q.company_id,
+  siteId: q.site_id,
+});
+
 interface EntitySpec {
   path: string;
-  tag: string;
   name: string;
   entity: z.ZodType;
   list: z.ZodType;
@@ -95,17 +123,17 @@ interface EntitySpec {
 export async function adminRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const guard = [app.authenticate, app.agentOnly('administer the fleet')];
-  const repo = app.repos.admin;
   const fleet = createFleetService(app.repos);
+  const users = createUserAdminService(app.repos);
 
   function entityRoutes<L extends z.ZodType, C extends z.ZodType, P extends z.ZodType>(
     spec: EntitySpec & { list: L; create: C; patch: P },
     impl: {
-      list: (agentId: number, q: z.output<L>) => Promise<Array<{ id: number }>>;
-      get: (agentId: number, id: number) => Promise<Outcome<unknown>>;
-      create: (actor: Actor, body: z.output<C>) => Promise<Outcome<unknown>>;
-      patch: (actor: Actor, id: number, body: z.output<P>) => Promise<Outcome<unknown>>;
-      remove: (actor: Actor, id: number) => Promise<Outcome<unknown>>;
+      list: (agentId: number, o: ReturnType<typeof listOptions>) => Promise<Array<{ id: number }>>;
+      get: (agentId: number, id: number) => Promise<unknown>;
+      create: (actor: Actor, body: z.output<C>) => Promise<unknown>;
+      patch: (actor: Actor, id: number, body: z.output<P>) => Promise<unknown>;
+      decommission: (actor: Actor, id: number) => Promise<unknown>;
     },
   ) {
     const base = `/api/admin/${spec.path}/`;
@@ -124,8 +152,8 @@ export async function adminRoutes(app: FastifyInstance) {
         },
       },
       async (request, reply) => {
-        const q = request.query as z.output<L> & { limit_to: number };
-        const rows = await impl.list(request.principal!.agentId!, q);
+        const q = request.query as ListQuery;
+        const rows = await impl.list(request.principal!.agentId!, listOptions(q));
         return sendPage(request, reply, rows, q.limit_to);
       },
     );
@@ -142,7 +170,7 @@ export async function adminRoutes(app: FastifyInstance) {
         },
       },
       async (request, reply) => {
-        const value = unwrap(await impl.create(actorOf(request), request.body as z.output<C>));
+        const value = await answer(impl.create(actorOf(request), request.body as z.output<C>));
         return reply.status(201).send(value);
       },
     );
@@ -158,7 +186,7 @@ export async function adminRoutes(app: FastifyInstance) {
           response: { 200: spec.entity, ...errors },
         },
       },
-      async (request) => unwrap(await impl.get(request.principal!.agentId!, idOf(request))),
+      async (request) => answer(impl.get(request.principal!.agentId!, idOf(request))),
     );
     r.patch(
       `${base}:id/`,
@@ -175,7 +203,7 @@ export async function adminRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const id = idOf(request);
-        return unwrap(await impl.patch(actorOf(request), id, request.body as z.output<P>));
+        return answer(impl.patch(actorOf(request), id, request.body as z.output<P>));
       },
     );
     r.delete(
@@ -195,7 +223,7 @@ export async function adminRoutes(app: FastifyInstance) {
       },
       async (request) => {
         const id = idOf(request);
-        return unwrap(await impl.remove(actorOf(request), id));
+        return answer(impl.decommission(actorOf(request), id));
       },
     );
   }
@@ -203,7 +231,6 @@ export async function adminRoutes(app: FastifyInstance) {
   entityRoutes(
     {
       path: 'companies',
-      tag: 'admin',
       name: 'company',
       entity: CompanySchema,
       list: CompanyListQuerySchema,
@@ -211,19 +238,11 @@ export async function adminRoutes(app: FastifyInstance) {
       patch: CompanyPatchSchema,
       searches: 'the name',
     },
-    {
-      list: (agentId, q) => repo.listCompanies(agentId, { q: q.q, limit: q.limit_to, before: q.before }),
-      get: (agentId, id) => repo.getCompany(agentId, id),
-      create: (actor, body) => repo.createCompany(actor, body),
-      patch: (actor, id, body) => repo.patchCompany(actor, id, body),
-      remove: (actor, id) => repo.decommissionCompany(actor, id),
-    },
+    fleet.companies,
   );
-
   entityRoutes(
     {
       path: 'sites',
-      tag: 'admin',
       name: 'site',
       entity: AdminSiteSchema,
       list: SiteListQuerySchema,
@@ -231,20 +250,11 @@ export async function adminRoutes(app: FastifyInstance) {
       patch: SitePatchSchema,
       searches: 'title, number and address; `company_id` keeps one company',
     },
-    {
-      list: (agentId, q) =>
-        repo.listSites(agentId, { q: q.q, limit: q.limit_to, before: q.before, companyId: q.company_id }),
-      get: (agentId, id) => repo.getSite(agentId, id),
-      create: (actor, body) => repo.createSite(actor, body),
-      patch: (actor, id, body) => fleet.patchSite(actor, id, body),
-      remove: (actor, id) => repo.decommissionSite(actor, id),
-    },
+    fleet.sites,
   );
-
   entityRoutes(
     {
       path: 'terminals',
-      tag: 'admin',
       name: 'terminal',
       entity: AdminTerminalSchema,
       list: TerminalListQuerySchema,
@@ -252,22 +262,11 @@ export async function adminRoutes(app: FastifyInstance) {
       patch: TerminalPatchSchema,
       searches: 'terminal number and card acceptor name; `site_id` keeps one site',
     },
-    {
-      list: (agentId, q) =>
-        repo.listTerminals(agentId, { q: q.q, limit: q.limit_to, before: q.before, siteId: q.site_id }),
-      get: (agentId, id) => repo.getTerminal(agentId, id),
-      create: (actor, body) => repo.createTerminal(actor, body),
-      patch: (actor, id, body) => fleet.patchTerminal(actor, id, body),
-      // The token row goes with the decommissioning; its 'device' change drops cached lookups and ends waiting
-      // long-polls on every node (plugins/node-sync.ts).
-      remove: (actor, id) => repo.decommissionTerminal(actor, id),
-    },
+    fleet.terminals,
   );
-
   entityRoutes(
     {
       path: 'pumps',
-      tag: 'admin',
       name: 'pump',
       entity: AdminPumpSchema,
       list: PumpListQuerySchema,
@@ -275,14 +274,7 @@ export async function adminRoutes(app: FastifyInstance) {
       patch: PumpPatchSchema,
       searches: 'pump number, site title and site number; `site_id` keeps one site',
     },
-    {
-      list: (agentId, q) =>
-        repo.listPumps(agentId, { q: q.q, limit: q.limit_to, before: q.before, siteId: q.site_id }),
-      get: (agentId, id) => repo.getPump(agentId, id),
-      create: (actor, body) => repo.createPump(actor, body),
-      patch: (actor, id, body) => repo.patchPump(actor, id, body),
-      remove: (actor, id) => repo.decommissionPump(actor, id),
-    },
+    fleet.pumps,
   );
 
   // ---------- users ----------
@@ -305,12 +297,7 @@ export async function adminRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const q = request.query;
-      const rows = await repo.listUsers(request.principal!.agentId!, {
-        q: q.q,
-        limit: q.limit_to,
-        before: q.before,
-        role: q.role,
-      });
+      const rows = await users.list(request.principal!.agentId!, { ...listOptions(q), role: q.role });
       return sendPage(request, reply, rows, q.limit_to);
     },
   );
@@ -330,9 +317,7 @@ export async function adminRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const user = unwrap(
-        await repo.createUser(actor, request.body, await app.accounts.unusablePasswordHash()),
-      );
+      const user = await answer(users.create(actor, request.body, await app.accounts.unusablePasswordHash()));
       if (!user.disabled) app.accounts.inviteUser(user.email, actor.username);
       return reply.status(201).send(user);
     },
@@ -349,7 +334,7 @@ export async function adminRoutes(app: FastifyInstance) {
         response: { 200: AdminUserSchema, ...errors },
       },
     },
-    async (request) => unwrap(await repo.getUser(request.principal!.agentId!, idOf(request))),
+    async (request) => answer(users.get(request.principal!.agentId!, idOf(request))),
   );
   r.patch(
     '/api/admin/users/:id/',
@@ -371,7 +356,7 @@ export async function adminRoutes(app: FastifyInstance) {
       const id = idOf(request);
       // Role, scope and disabling take effect on the user's next call: its 'session' change makes every node forget
       // the cached principal (plugins/node-sync.ts).
-      const { user } = unwrap(await repo.patchUser(actorOf(request), id, request.body));
+      const { user } = await answer(users.patch(actorOf(request), id, request.body));
       return user;
     },
   );

@@ -7,7 +7,7 @@ import { conflict, notFound } from '../../lib/errors.ts';
 import { requesterOf } from '../../lib/requester.ts';
 import { IdPathSchema, scopedErrors } from '../../lib/route-schemas.ts';
 import { IDEMPOTENCY_DESCRIPTION } from '../../plugins/idempotency.ts';
-import { toPump } from '../../repositories/pump-repository.ts';
+import { toPump } from '../../repositories/pump-read-model.ts';
 
 /** Pump on/off (the state machine of docs/product.md#pump-state-machine) and a pump's command timeline. */
 export async function pumpRoutes(fastify: FastifyInstance) {
