@@ -190,7 +190,8 @@ export function createFleetService(repos: Repositories) {
     },
 
     terminals: {
-      list: (agentId: number, o: ListOptions & { siteId?: number }) => terminals.list(agentId, o),
+      list: (agentId: number, o: ListOptions & { siteId?: number; tags?: string[] }) =>
+        terminals.list(agentId, o),
 
       async get(agentId: number, id: number): Promise<AdminTerminal> {
         return toAdminTerminal(ownLive(await terminals.byId(id), agentId, 'terminal', id));
@@ -210,6 +211,7 @@ export function createFleetService(repos: Repositories) {
                 cardAcceptorName: body.card_acceptor_name,
                 lat: body.lat === undefined ? site.lat : body.lat,
                 lng: body.lng === undefined ? site.lng : body.lng,
+                tags: body.tags,
               },
             ]);
             const terminal = toAdminTerminal(row);
