@@ -1,21 +1,21 @@
 import { type Company, CompanyCreateSchema } from '@forecourt/contract/admin';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { TextInput } from '@mantine/core';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { DataTableColumn } from '../../../../components/data-table/data-table.tsx';
-import { translateMessage } from '../../../../i18n/messages.ts';
-import { decommissionEntity, invalidateAfter } from './api/admin-mutations.ts';
+import { decommissionAndRefresh } from './api/admin-mutations.ts';
 import { adminQueries } from './api/admin-queries.ts';
-import { AdminScreen, agentsOnly, useSearchText } from './components/admin-screen.tsx';
+import { AdminScreen, agentsOnly, useEditDialog, useSearchText } from './components/admin-screen.tsx';
 import { AdminTable } from './components/admin-table.tsx';
-import { FormModal, useEntitySave } from './components/form-modal.tsx';
+import { useEntityForm } from './components/entity-form.tsx';
+import { FormModal } from './components/form-modal.tsx';
 import { RowActions } from './components/row-actions.tsx';
 
 type CompanyForm = z.input<typeof CompanyCreateSchema>;
+
+const initialValues = (company: Company | null | undefined): CompanyForm => ({ name: company?.name ?? '' });
 
 export interface CompanyFormModalProps {
   opened: boolean;
@@ -27,22 +27,16 @@ export interface CompanyFormModalProps {
 /** Create or rename a company (validated by the contract's CompanyCreateSchema). */
 export function CompanyFormModal({ opened, onClose, company }: CompanyFormModalProps) {
   const { t } = useTranslation();
-  const form = useForm<CompanyForm, unknown, z.output<typeof CompanyCreateSchema>>({
-    resolver: zodResolver(CompanyCreateSchema),
-    defaultValues: { name: company?.name ?? '' },
-  });
-  useEffect(() => {
-    if (opened) form.reset({ name: company?.name ?? '' });
-  }, [opened, company, form]);
-  const save = useEntitySave(form, {
+  const { form, save, message } = useEntityForm({
     entity: 'companies',
-    id: company?.id,
+    schema: CompanyCreateSchema,
     fields: ['name'],
-    body: (v) => v,
+    values: initialValues,
+    opened,
+    row: company,
     name: (v) => v.name,
     onSaved: onClose,
   });
-  const { errors } = form.formState;
   return (
     <FormModal
       opened={opened}
@@ -55,7 +49,7 @@ export function CompanyFormModal({ opened, onClose, company }: CompanyFormModalP
         required
         data-autofocus
         {...form.register('name')}
-        error={translateMessage(t, errors.name?.message) || undefined}
+        error={message('name')}
       />
     </FormModal>
   );
@@ -69,8 +63,7 @@ function CompaniesPage() {
   const client = useQueryClient();
   const [q] = useSearchText();
   const query = useInfiniteQuery(adminQueries.companies({ q }));
-  const [editing, setEditing] = useState<Company | null>(null);
-  const [open, setOpen] = useState(false);
+  const dialog = useEditDialog<Company>();
   const columns = useMemo<DataTableColumn<Company>[]>(
     () => [
       { key: 'id', header: t('ADMIN_ID'), width: '5rem', nowrap: true },
@@ -82,31 +75,22 @@ function CompaniesPage() {
         render: (c) => (
           <RowActions
             name={c.name}
-            onEdit={() => {
-              setEditing(c);
-              setOpen(true);
-            }}
-            onDecommission={async () => {
-              await decommissionEntity('companies', c.id);
-              await invalidateAfter(client, 'companies');
-            }}
+            onEdit={() => dialog.edit(c)}
+            onDecommission={() => decommissionAndRefresh(client, 'companies', c.id)}
           />
         ),
       },
     ],
-    [t, client],
+    [t, client, dialog.edit],
   );
   return (
     <AdminScreen
       title={t('ADMIN_COMPANIES')}
       createLabel={t('ADMIN_CREATE_COMPANY')}
-      onCreate={() => {
-        setEditing(null);
-        setOpen(true);
-      }}
+      onCreate={dialog.create}
     >
       <AdminTable query={query} columns={columns} rowKey={(c) => c.id} label={t('ADMIN_COMPANIES')} q={q} />
-      <CompanyFormModal opened={open} onClose={() => setOpen(false)} company={editing} />
+      <CompanyFormModal opened={dialog.opened} onClose={dialog.close} company={dialog.editing} />
     </AdminScreen>
   );
 }

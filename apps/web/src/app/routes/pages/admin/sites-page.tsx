@@ -1,28 +1,26 @@
 import { type AdminSite, SiteCreateSchema, timeZoneNames } from '@forecourt/contract/admin';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Center, Loader, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { lazy, Suspense, useMemo } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { DataTableColumn } from '../../../../components/data-table/data-table.tsx';
-import { translateMessage } from '../../../../i18n/messages.ts';
 import { useTileUrls } from '../../../../widgets/maps/api/get-web-config.ts';
-import { decommissionEntity, invalidateAfter } from './api/admin-mutations.ts';
+import { decommissionAndRefresh } from './api/admin-mutations.ts';
 import { adminQueries } from './api/admin-queries.ts';
-import { AdminScreen, agentsOnly, useSearchText, useUrlParam } from './components/admin-screen.tsx';
+import { AdminScreen, agentsOnly, useEditDialog, useSearchText } from './components/admin-screen.tsx';
 import { AdminTable } from './components/admin-table.tsx';
-import { useCompanyNames, useCompanyOptions, withChosen } from './components/entity-options.ts';
-import { FormModal, useEntitySave } from './components/form-modal.tsx';
+import { CoordinateFields, useEntityForm } from './components/entity-form.tsx';
+import { useCompanyNames } from './components/entity-options.ts';
+import { FormModal } from './components/form-modal.tsx';
+import { ParentFilter, ParentPicker, useParentFilter } from './components/parent-select.tsx';
 import { RowActions } from './components/row-actions.tsx';
 
 // Leaflet loads with the first site form, like the map widgets.
 const SiteMapCanvas = lazy(() => import('./components/site-map-canvas.tsx'));
 
 type SiteForm = z.input<typeof SiteCreateSchema>;
-const FIELDS = ['company_id', 'title', 'number', 'lat', 'lng', 'timezone', 'address'] as const;
-const toNumber = (v: unknown) => (v === '' || v === null || v === undefined ? undefined : Number(v));
 
 function initialValues(site: AdminSite | null | undefined, companyId?: number): Partial<SiteForm> {
   return {
@@ -51,34 +49,25 @@ export interface SiteFormModalProps {
  */
 export function SiteFormModal({ opened, onClose, site, companyId }: SiteFormModalProps) {
   const { t } = useTranslation();
-  const form = useForm<SiteForm, unknown, z.output<typeof SiteCreateSchema>>({
-    resolver: zodResolver(SiteCreateSchema),
-    defaultValues: initialValues(site, companyId),
-  });
-  useEffect(() => {
-    if (opened) form.reset(initialValues(site, companyId));
-  }, [opened, site, companyId, form]);
-  const save = useEntitySave(form, {
+  const { form, save, message } = useEntityForm({
     entity: 'sites',
-    id: site?.id,
-    fields: FIELDS,
-    body: (v) => v,
+    schema: SiteCreateSchema,
+    fields: ['company_id', 'title', 'number', 'lat', 'lng', 'timezone', 'address'],
+    values: initialValues,
+    opened,
+    row: site,
+    preset: companyId,
     name: (v) => v.title,
     onSaved: onClose,
   });
-  const companies = useCompanyOptions();
   const zones = useMemo(timeZoneNames, []);
   const tiles = useTileUrls();
-  const { errors } = form.formState;
-  const message = (name: (typeof FIELDS)[number]) => translateMessage(t, errors[name]?.message) || undefined;
   const lat = form.watch('lat');
   const lng = form.watch('lng');
   const position =
     typeof lat === 'number' && typeof lng === 'number' && Number.isFinite(lat) && Number.isFinite(lng)
       ? { lat, lng }
       : null;
-  const companyName = useCompanyNames();
-  const chosenCompany = site ? [{ value: String(site.company_id), label: companyName(site.company_id) }] : [];
 
   return (
     <FormModal
@@ -88,24 +77,12 @@ export function SiteFormModal({ opened, onClose, site, companyId }: SiteFormModa
       title={site ? t('ADMIN_EDIT_SITE', { name: site.title }) : t('ADMIN_CREATE_SITE')}
       {...save}
     >
-      <Controller
+      <ParentPicker
+        kind="company"
         control={form.control}
         name="company_id"
-        render={({ field }) => (
-          <Select
-            label={t('ADMIN_COMPANY')}
-            placeholder={t('ADMIN_SELECT_COMPANY')}
-            required
-            searchable
-            data={withChosen(companies.options, chosenCompany)}
-            onSearchChange={companies.onSearch}
-            value={field.value === undefined ? null : String(field.value)}
-            onChange={(v) => field.onChange(v === null ? undefined : Number(v))}
-            onBlur={field.onBlur}
-            error={message('company_id')}
-            nothingFoundMessage={t('ADMIN_EMPTY')}
-          />
-        )}
+        chosenId={site?.company_id}
+        error={message('company_id')}
       />
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
         <TextInput label={t('ADMIN_TITLE')} required {...form.register('title')} error={message('title')} />
@@ -137,22 +114,7 @@ export function SiteFormModal({ opened, onClose, site, companyId }: SiteFormModa
           />
         </Suspense>
       )}
-      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-        <TextInput
-          label={t('ADMIN_LAT')}
-          required
-          inputMode="decimal"
-          {...form.register('lat', { setValueAs: toNumber })}
-          error={message('lat')}
-        />
-        <TextInput
-          label={t('ADMIN_LNG')}
-          required
-          inputMode="decimal"
-          {...form.register('lng', { setValueAs: toNumber })}
-          error={message('lng')}
-        />
-      </SimpleGrid>
+      <CoordinateFields register={form.register} message={message} required />
       <Controller
         control={form.control}
         name="timezone"
@@ -184,13 +146,10 @@ function SitesPage() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [q] = useSearchText();
-  const [company, setCompany] = useUrlParam('company_id');
-  const companyId = company ? Number(company) : undefined;
+  const companyId = useParentFilter('company');
   const query = useInfiniteQuery(adminQueries.sites({ q, company_id: companyId }));
-  const companies = useCompanyOptions();
   const companyName = useCompanyNames();
-  const [editing, setEditing] = useState<AdminSite | null>(null);
-  const [open, setOpen] = useState(false);
+  const dialog = useEditDialog<AdminSite>();
   const columns = useMemo<DataTableColumn<AdminSite>[]>(
     () => [
       { key: 'id', header: t('ADMIN_ID'), width: '4.5rem', nowrap: true, visibleFrom: 'sm' },
@@ -217,47 +176,28 @@ function SitesPage() {
         render: (s) => (
           <RowActions
             name={s.title}
-            onEdit={() => {
-              setEditing(s);
-              setOpen(true);
-            }}
-            onDecommission={async () => {
-              await decommissionEntity('sites', s.id);
-              await invalidateAfter(client, 'sites');
-            }}
+            onEdit={() => dialog.edit(s)}
+            onDecommission={() => decommissionAndRefresh(client, 'sites', s.id)}
           />
         ),
       },
     ],
-    [t, client, companyName],
+    [t, client, companyName, dialog.edit],
   );
   return (
     <AdminScreen
       title={t('ADMIN_SITES')}
       createLabel={t('ADMIN_CREATE_SITE')}
-      onCreate={() => {
-        setEditing(null);
-        setOpen(true);
-      }}
-      filters={
-        <Select
-          aria-label={t('ADMIN_FILTER_COMPANY')}
-          placeholder={t('ADMIN_COMPANY')}
-          clearable
-          searchable
-          data={withChosen(
-            companies.options,
-            company ? [{ value: company, label: companyName(Number(company)) }] : [],
-          )}
-          onSearchChange={companies.onSearch}
-          value={company || null}
-          onChange={(v) => setCompany(v ?? '')}
-          w={{ base: '100%', sm: 220 }}
-        />
-      }
+      onCreate={dialog.create}
+      filters={<ParentFilter kind="company" />}
     >
       <AdminTable query={query} columns={columns} rowKey={(s) => s.id} label={t('ADMIN_SITES')} q={q} />
-      <SiteFormModal opened={open} onClose={() => setOpen(false)} site={editing} companyId={companyId} />
+      <SiteFormModal
+        opened={dialog.opened}
+        onClose={dialog.close}
+        site={dialog.editing}
+        companyId={companyId}
+      />
     </AdminScreen>
   );
 }

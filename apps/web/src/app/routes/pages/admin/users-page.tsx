@@ -1,16 +1,15 @@
 import { type AdminUser, UserCreateSchema, UserPatchSchema } from '@forecourt/contract/admin';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Badge, MultiSelect, Select, Switch, Text, TextInput } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useMemo } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
+import type { ZodType, z } from 'zod';
 import type { DataTableColumn } from '../../../../components/data-table/data-table.tsx';
-import { translateMessage } from '../../../../i18n/messages.ts';
 import { adminQueries } from './api/admin-queries.ts';
-import { AdminScreen, agentsOnly, useSearchText } from './components/admin-screen.tsx';
+import { AdminScreen, agentsOnly, useEditDialog, useSearchText } from './components/admin-screen.tsx';
 import { AdminTable } from './components/admin-table.tsx';
+import { useEntityForm } from './components/entity-form.tsx';
 import {
   type Option,
   useCompanyNames,
@@ -19,11 +18,11 @@ import {
   useSiteOptions,
   withChosen,
 } from './components/entity-options.ts';
-import { FormModal, useEntitySave } from './components/form-modal.tsx';
+import { FormModal } from './components/form-modal.tsx';
 import { RowActions } from './components/row-actions.tsx';
 
 type UserForm = z.input<typeof UserCreateSchema> & { disabled?: boolean };
-const FIELDS = ['username', 'email', 'name', 'role', 'company_ids', 'site_ids', 'disabled'] as const;
+type UserOut = z.output<typeof UserCreateSchema>;
 const ROLE_LABELS = {
   agent: 'ADMIN_ROLE_AGENT',
   company: 'ADMIN_ROLE_COMPANY',
@@ -58,20 +57,14 @@ export interface UserFormModalProps {
  */
 export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
   const { t } = useTranslation();
-  const schema = user ? UserPatchSchema : UserCreateSchema;
-  const form = useForm<UserForm, unknown, z.output<typeof UserCreateSchema>>({
-    // biome-ignore lint/suspicious/noExplicitAny: one form for both bodies; each is checked by its own schema
-    resolver: zodResolver(schema as any),
-    defaultValues: initialValues(user),
-  });
-  useEffect(() => {
-    if (opened) form.reset(initialValues(user));
-  }, [opened, user, form]);
-  const save = useEntitySave(form, {
+  const { form, save, message } = useEntityForm({
     entity: 'users',
-    id: user?.id,
-    fields: FIELDS,
-    body: (v) => v,
+    // One form for both bodies; each is checked by its own schema.
+    schema: (user ? UserPatchSchema : UserCreateSchema) as unknown as ZodType<UserOut, UserForm>,
+    fields: ['username', 'email', 'name', 'role', 'company_ids', 'site_ids', 'disabled'],
+    values: initialValues,
+    opened,
+    row: user,
     name: (v) => v.username ?? user?.username ?? '',
     onSaved: onClose,
   });
@@ -79,10 +72,6 @@ export function UserFormModal({ opened, onClose, user }: UserFormModalProps) {
   const sites = useSiteOptions();
   const companyName = useCompanyNames();
   const siteName = useSiteNames();
-  const { errors } = form.formState;
-  const message = (name: (typeof FIELDS)[number]) =>
-    translateMessage(t, (errors as Record<string, { message?: string } | undefined>)[name]?.message) ||
-    undefined;
   const role = form.watch('role');
   return (
     <FormModal
@@ -196,8 +185,7 @@ function UsersPage() {
   const query = useInfiniteQuery(adminQueries.users({ q }));
   const companyName = useCompanyNames();
   const siteName = useSiteNames();
-  const [editing, setEditing] = useState<AdminUser | null>(null);
-  const [open, setOpen] = useState(false);
+  const dialog = useEditDialog<AdminUser>();
   const columns = useMemo<DataTableColumn<AdminUser>[]>(
     () => [
       { key: 'username', header: t('ADMIN_USERNAME'), nowrap: true },
@@ -240,30 +228,15 @@ function UsersPage() {
         key: 'actions',
         header: t('ADMIN_ACTIONS'),
         width: '4.5rem',
-        render: (u) => (
-          <RowActions
-            name={u.username}
-            onEdit={() => {
-              setEditing(u);
-              setOpen(true);
-            }}
-          />
-        ),
+        render: (u) => <RowActions name={u.username} onEdit={() => dialog.edit(u)} />,
       },
     ],
-    [t, companyName, siteName],
+    [t, companyName, siteName, dialog.edit],
   );
   return (
-    <AdminScreen
-      title={t('ADMIN_USERS')}
-      createLabel={t('ADMIN_CREATE_USER')}
-      onCreate={() => {
-        setEditing(null);
-        setOpen(true);
-      }}
-    >
+    <AdminScreen title={t('ADMIN_USERS')} createLabel={t('ADMIN_CREATE_USER')} onCreate={dialog.create}>
       <AdminTable query={query} columns={columns} rowKey={(u) => u.id} label={t('ADMIN_USERS')} q={q} />
-      <UserFormModal opened={open} onClose={() => setOpen(false)} user={editing} />
+      <UserFormModal opened={dialog.opened} onClose={dialog.close} user={dialog.editing} />
     </AdminScreen>
   );
 }

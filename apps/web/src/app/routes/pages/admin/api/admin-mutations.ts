@@ -36,6 +36,16 @@ export function decommissionEntity(entity: Exclude<AdminEntity, 'users'>, id: nu
   return apiRequest(adminPath(entity, id), { method: 'DELETE' });
 }
 
+/** Decommissions a row, then marks what that made stale (resolves once the Administration lists are read again). */
+export async function decommissionAndRefresh(
+  client: QueryClient,
+  entity: Exclude<AdminEntity, 'users'>,
+  id: number,
+) {
+  await decommissionEntity(entity, id);
+  await invalidateAfter(client, entity);
+}
+
 /** POST /api/terminal/{id}/device-token/ → `{token}`, shown once; the previous token stops working. */
 export function provisionDeviceToken(terminalId: number) {
   return api.post(`/api/terminal/${terminalId}/device-token/`, undefined, {

@@ -2,32 +2,16 @@ import { userKind } from '@forecourt/contract/users';
 import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconLock, IconPlus, IconSearch } from '@tabler/icons-react';
-import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
+import { type ComponentType, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useSession } from '../../../../../lib/auth/session.ts';
+import { useDocumentTitle } from '../../../../../lib/use-document-title.ts';
 
 /** Typing settles before the list is asked again. */
 export const SEARCH_DELAY_MS = 300;
 
-/** The search text kept in the URL (`?q=`), so a search survives a reload and can be linked. */
-export function useSearchText(): [string, (q: string) => void] {
-  const [params, setParams] = useSearchParams();
-  const q = params.get('q') ?? '';
-  const setQ = (next: string) =>
-    setParams(
-      (current) => {
-        const out = new URLSearchParams(current);
-        if (next) out.set('q', next);
-        else out.delete('q');
-        return out;
-      },
-      { replace: true },
-    );
-  return [q, setQ];
-}
-
-/** Another URL parameter of a list (a filter), kept like `q`. */
+/** A parameter of a list kept in the URL (`?q=`, a filter), so it survives a reload and can be linked. */
 export function useUrlParam(name: string): [string, (value: string) => void] {
   const [params, setParams] = useSearchParams();
   const value = params.get(name) ?? '';
@@ -42,6 +26,30 @@ export function useUrlParam(name: string): [string, (value: string) => void] {
       { replace: true },
     );
   return [value, set];
+}
+
+/** The search text of a list (`?q=`). */
+export const useSearchText = () => useUrlParam('q');
+
+/** The create / edit modal of a page: which row it edits (null: a new one) and whether it is open. */
+export function useEditDialog<T>() {
+  const [editing, setEditing] = useState<T | null>(null);
+  const [opened, setOpened] = useState(false);
+  const actions = useMemo(
+    () => ({
+      create: () => {
+        setEditing(null);
+        setOpened(true);
+      },
+      edit: (row: T) => {
+        setEditing(row);
+        setOpened(true);
+      },
+      close: () => setOpened(false),
+    }),
+    [],
+  );
+  return { editing, opened, ...actions };
 }
 
 function SearchBox({ label }: { label: string }) {
@@ -76,18 +84,6 @@ export interface AdminScreenProps {
   /** Extra filters beside the search box. */
   filters?: ReactNode;
   children: ReactNode;
-}
-
-/** The document title while a page is shown. */
-function useDocumentTitle(title: string) {
-  const { t } = useTranslation();
-  useEffect(() => {
-    const previous = document.title;
-    document.title = `${title} · ${t('APP_NAME')}`;
-    return () => {
-      document.title = previous;
-    };
-  }, [title, t]);
 }
 
 /**

@@ -1,9 +1,9 @@
-import { Alert, Button, Group, List, Modal, Stack } from '@mantine/core';
+import { Button, Group, Modal, Stack } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { translateMessage } from '../../../../../i18n/messages.ts';
+import { MessageAlert } from '../../../../../components/message-alert.tsx';
 import { toast } from '../../../../../lib/toast.ts';
 import { createEntity, invalidateAfter, patchEntity } from '../api/admin-mutations.ts';
 import type { AdminEntity } from '../api/admin-queries.ts';
@@ -94,13 +94,7 @@ export function FormModal({
         <Stack gap="sm">
           {children}
           {rest.length > 0 && (
-            <Alert color="red" variant="light" role="alert" title={t('ADMIN_FORM_ERRORS')}>
-              <List size="sm" spacing={2}>
-                {rest.map((m) => (
-                  <List.Item key={m}>{translateMessage(t, m)}</List.Item>
-                ))}
-              </List>
-            </Alert>
+            <MessageAlert messages={rest} color="red" role="alert" title={t('ADMIN_FORM_ERRORS')} />
           )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

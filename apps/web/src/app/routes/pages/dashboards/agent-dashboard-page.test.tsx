@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { makeUser } from '../../../../testing/factories.ts';
 import { mockFetch } from '../../../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
-import AgentDashboardPage from '../dashboards/agent-dashboard-page.tsx';
+import AgentDashboardPage from './agent-dashboard-page.tsx';
 
 describe('a user without a role', () => {
   it('sees an empty console that says an administrator must grant access', async () => {
