@@ -22,7 +22,7 @@ const plain = {
   ...terminal,
   id: 6,
   terminal_id: 'T-0006',
-  tags: [],
+  tags: [] as string[],
   software_version: null,
 };
 

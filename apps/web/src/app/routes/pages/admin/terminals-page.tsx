@@ -40,17 +40,17 @@ function initialValues(terminal: AdminTerminal | null | undefined, siteId?: numb
 
 /**
  * A tags field (docs/targets.md): what is typed is lowercased and kept once; a label that cannot be a tag is not
- * added and `onInvalid` names it. Enter, comma, space or semicolon ends a tag.
+ * added and `onRejected` names it. Enter, comma, space or semicolon ends a tag.
  */
 function TagsField({
   value,
   onChange,
-  onInvalid,
+  onRejected,
   ...props
 }: Omit<TagsInputProps, 'value' | 'onChange'> & {
   value: readonly string[];
   onChange: (tags: string[]) => void;
-  onInvalid: (tag: string | null) => void;
+  onRejected: (tag: string | null) => void;
 }) {
   return (
     <TagsInput
@@ -62,7 +62,7 @@ function TagsField({
       onChange={(typed) => {
         const tags = uniqueTags(typed);
         const bad = tags.find((tag) => !isTag(tag));
-        onInvalid(bad ?? null);
+        onRejected(bad ?? null);
         onChange(tags.filter(isTag));
       }}
     />
@@ -139,7 +139,7 @@ export function TerminalFormModal({ opened, onClose, terminal, siteId }: Termina
             value={(field.value as string[] | undefined) ?? []}
             onChange={field.onChange}
             onBlur={field.onBlur}
-            onInvalid={setInvalid}
+            onRejected={setInvalid}
             error={invalid ? t('ADMIN_TAG_INVALID', { tag: invalid }) : message('tags')}
           />
         )}
@@ -212,7 +212,7 @@ function TerminalsPage() {
             data={known}
             value={tags}
             onChange={setTags}
-            onInvalid={setBadFilter}
+            onRejected={setBadFilter}
             error={badFilter ? t('ADMIN_TAG_INVALID', { tag: badFilter }) : undefined}
             w={{ base: '100%', sm: 260 }}
           />
