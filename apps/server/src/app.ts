@@ -43,6 +43,7 @@ import { createSignInLimitRepository } from './repositories/sign-in-limit-reposi
 import { routes } from './routes/index.ts';
 import { type ChangeFeed, createChangeFeed } from './services/change-feed.ts';
 import { createSignInLimits, type SignInLimitOptions, type SignInLimits } from './services/sign-in-limits.ts';
+import { createTargetService, type TargetService } from './services/targets.ts';
 import { createTokenService, type TokenService } from './services/tokens.ts';
 
 declare module 'fastify' {
@@ -54,6 +55,8 @@ declare module 'fastify' {
     signInLimits: SignInLimits;
     /** The change feed of every node's writes (services/change-feed.ts): started when the app is ready. */
     feed: ChangeFeed;
+    /** Targets: read, authorise and resolve `{scope, tags}` (services/targets.ts, docs/targets.md). */
+    targets: TargetService;
   }
 }
 
@@ -112,6 +115,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('database', opts.database);
   app.decorate('tokens', createTokenService(opts.jwtSecret));
   app.decorate('repos', createRepositories(opts.database, opts.config));
+  app.decorate('targets', createTargetService(app.repos));
   app.decorate(
     'signInLimits',
     createSignInLimits(createSignInLimitRepository(opts.database), opts.signInLimits),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { splitTagCell, TAG_PATTERN, TAG_RULE, tagListField } from './targets.ts';
 import { EMAIL_PATTERN } from './validation.ts';
 
 /**
@@ -46,7 +47,7 @@ export const ADMIN_TEXTS = {
   siteIdsNeeded: 'site_ids must name at least one site for a site user',
   noAdminAccess: 'Only an agent administers the fleet.',
   csvHeader:
-    'The first line must be the header company,site_number,site_title,lat,lng,timezone,terminal_id,pumps',
+    'The first line must be the header company,site_number,site_title,lat,lng,timezone,terminal_id,pumps (and optionally tags)',
 } as const;
 
 const requiredText = (name: string, max: number) =>
@@ -133,6 +134,12 @@ export const AdminTerminalSchema = z
       .describe(
         'Whether a device token is provisioned (the token itself is shown only once, when provisioned)',
       ),
+    tags: z.array(z.string()).describe('Its tags, lowercased (docs/targets.md)'),
+    software_version: z
+      .string()
+      .nullable()
+      .describe('What the device last reported running; null until it reports'),
+    created_at: z.string().describe('When the terminal was created (ISO 8601, UTC)'),
   })
   .describe('A terminal');
 export type AdminTerminal = z.infer<typeof AdminTerminalSchema>;
@@ -194,9 +201,11 @@ export const TerminalCreateSchema = z
     card_acceptor_name: requiredText('card_acceptor_name', 200).describe('Name printed on receipts'),
     lat: latField.nullable().optional().describe("Latitude; the site's when left out"),
     lng: lngField.nullable().optional().describe("Longitude; the site's when left out"),
+    tags: tagListField('tags').optional(),
   })
   .strict();
 export type TerminalCreate = z.infer<typeof TerminalCreateSchema>;
+export type TerminalCreateInput = z.input<typeof TerminalCreateSchema>;
 export const TerminalPatchSchema = TerminalCreateSchema.partial().strict();
 export type TerminalPatch = z.infer<typeof TerminalPatchSchema>;
 
@@ -308,8 +317,19 @@ export const CompanyListQuerySchema = AdminListQuerySchema.describe('Search: nam
 export const SiteListQuerySchema = AdminListQuerySchema.extend({
   company_id: idFilter('company_id').describe('Only sites of this company'),
 }).describe('Search: title, number, address');
+const tagFilterItem = z
+  .string()
+  .transform((t) => t.trim().toLowerCase())
+  .pipe(z.string().regex(TAG_PATTERN, `tag must be a tag (${TAG_RULE})`));
 export const TerminalListQuerySchema = AdminListQuerySchema.extend({
   site_id: idFilter('site_id').describe('Only terminals of this site'),
+  tag: z
+    .union([tagFilterItem, z.array(tagFilterItem).max(20, 'tag: at most 20 values')], {
+      error: `tag must be a tag (${TAG_RULE})`,
+    })
+    .transform((v) => [...new Set(Array.isArray(v) ? v : [v])])
+    .optional()
+    .describe('Repeatable: only terminals carrying every one of these tags'),
 }).describe('Search: terminal number, card acceptor name');
 export const PumpListQuerySchema = AdminListQuerySchema.extend({
   site_id: idFilter('site_id').describe('Only pumps of this site'),
@@ -345,6 +365,8 @@ export const IMPORT_COLUMNS = [
   'terminal_id',
   'pumps',
 ] as const;
+/** Columns a file may add after the required ones, in this order. */
+export const IMPORT_OPTIONAL_COLUMNS = ['tags'] as const;
 export const IMPORT_MAX_ROWS = 20_000;
 export const IMPORT_MAX_PUMPS = 64;
 
@@ -370,6 +392,12 @@ export const ImportRowSchema = z.object({
     .int(`pumps must be a whole number from 0 to ${IMPORT_MAX_PUMPS}`)
     .min(0, `pumps must be a whole number from 0 to ${IMPORT_MAX_PUMPS}`)
     .max(IMPORT_MAX_PUMPS, `pumps must be a whole number from 0 to ${IMPORT_MAX_PUMPS}`),
+  tags: z
+    .preprocess((cell) => (typeof cell === 'string' ? splitTagCell(cell) : cell), tagListField('tags'))
+    .optional()
+    .describe(
+      "The terminal's tags, `;`-separated; when the column is there, they replace the terminal's tags",
+    ),
 });
 export type ImportRow = z.infer<typeof ImportRowSchema>;
 
@@ -404,6 +432,7 @@ export const AUDIT_ACTIONS = [
   'provision_token',
   'acknowledge',
   'import',
+  'reboot',
 ] as const;
 
 export const AuditEntrySchema = z

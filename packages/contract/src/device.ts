@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { softwareVersionField } from './targets.ts';
 import { CommandStateSchema } from './terminals.ts';
 
 const MIN_AT = Date.parse('2000-01-01T00:00:00Z');
@@ -38,9 +39,15 @@ export const TelemetryPointSchema = z
     humidity_inside_cabinet: num('humidity_inside_cabinet', 0, 100).optional().describe('Percent'),
     lat: num('lat', -90, 90).optional(),
     lng: num('lng', -180, 180).optional(),
+    software_version: softwareVersionField
+      .optional()
+      .describe('The software version the terminal runs now (text, at most 64 characters)'),
   })
   .strict()
-  .refine((p) => Object.keys(p).some((k) => k !== 'at'), 'a telemetry point needs at least one reading');
+  .refine(
+    (p) => Object.keys(p).some((k) => k !== 'at'),
+    'a telemetry point needs at least one reading or a software_version',
+  );
 export type TelemetryPoint = z.infer<typeof TelemetryPointSchema>;
 
 export const DeviceEventSchema = z

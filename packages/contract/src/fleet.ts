@@ -53,6 +53,11 @@ export type Terminal = z.infer<typeof TerminalSchema>;
 export const SiteTerminalSchema = TerminalSchema.extend({
   lat: z.number().nullable().describe('Latitude; null when neither the terminal nor its site is placed'),
   lng: z.number().nullable().describe('Longitude; null when neither the terminal nor its site is placed'),
+  tags: z.array(z.string()).describe('Its tags (docs/targets.md)'),
+  software_version: z
+    .string()
+    .nullable()
+    .describe('What the device last reported running; null until it reports'),
 });
 export type SiteTerminal = z.infer<typeof SiteTerminalSchema>;
 

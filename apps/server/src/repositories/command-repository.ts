@@ -1,3 +1,4 @@
+import type { Target } from '@forecourt/contract/targets';
 import type { Command, CommandKind, CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { Database, QueryFn } from '../db/client.ts';
 import type { commands } from '../db/schema/commands.ts';
@@ -6,7 +7,9 @@ import type { ChangeInput } from './change-repository.ts';
 import { type CommandDbRow, commandSelect, OPEN_STATES_SQL, toCommand } from './command-read-model.ts';
 import { type PumpDbRow, type PumpRow, pumpSelect, toPumpRow } from './pump-read-model.ts';
 import { settlePumps } from './pump-repository.ts';
+import { Params } from './read-scope.ts';
 import type { Row } from './rows.ts';
+import { targetWhereSql } from './target-sql.ts';
 import { unitOfWork } from './unit-of-work.ts';
 
 export interface CommandTimings {
@@ -54,6 +57,13 @@ export type TurnResult =
   | { ok: true; pump: PumpRow; command: Command }
   | { ok: false; reason: 'already' | 'pending'; pump: PumpRow }
   | { ok: false; reason: 'missing' };
+
+/** A reboot of every terminal of a target: the commands queued, and the terminals left out (one was pending). */
+export interface BulkRebootResult {
+  commandIds: number[];
+  terminalIds: number[];
+  skipped: number;
+}
 
 export type RebootResult =
   | { ok: true; command: Command }
@@ -191,6 +201,76 @@ export function createCommandRepository(database: Database, timings: CommandTimi
         await logEvents(q, [id], ['queued'], [`${rebootType} reboot requested by ${by.name}`], null);
         await q.changed([commandChange(inserted[0])]);
         return { ok: true, command: (await byId(q, id))! } as const;
+      });
+    },
+
+    /**
+     * One reboot per terminal of the target (docs/targets.md), each as `queueReboot` queues it, in one transaction
+     * and a handful of statements whatever the target's size. The target's terminals are locked first (so a single
+     * reboot requested meanwhile either comes before and the terminal is skipped, or waits); a terminal with a reboot
+     * still queued or sent is left out and counted in `skipped`. Audited once, with the target and the command ids.
+     */
+    async queueTargetReboot(
+      target: Target,
+      rebootType: RebootType,
+      by: Requester & { username: string; agentId: number },
+    ): Promise<BulkRebootResult> {
+      return unitOfWork(database, async (q) => {
+        const p = new Params();
+        const where = targetWhereSql(target, p);
+        const locked = await q<{ id: number }>(
+          `select t.id from terminals t where ${where} order by t.id for update`,
+          p.values,
+        );
+        const ids = locked.map((r) => Number(r.id));
+        const inserted = ids.length
+          ? await q<{ id: number | string } & CommandPlace>(
+              `insert into commands (kind, terminal_id, site_id, company_id, agent_id, reboot_type, state,
+                                     requested_by, requested_by_name, expires_at)
+               select 'reboot', t.id, t.site_id, t.company_id, t.agent_id, $2, 'queued', $3, $4,
+                      now() + make_interval(secs => $5::float8)
+                 from terminals t
+                where t.id = any($1::int[])
+                  and not exists (select 1 from commands c
+                                   where c.terminal_id = t.id and c.kind = 'reboot' and c.state in ${OPEN_STATES_SQL}
+                                     and c.expires_at > now())
+                order by t.id
+               returning id, kind, terminal_id, site_id, company_id, agent_id, pump_id`,
+              [ids, rebootType, by.userId, by.name, timings.queueTtlS],
+            )
+          : [];
+        inserted.sort((a, b) => Number(a.id) - Number(b.id));
+        const commandIds = inserted.map((r) => Number(r.id));
+        await logEvents(
+          q,
+          commandIds,
+          commandIds.map(() => 'queued'),
+          commandIds.map(() => `${rebootType} reboot requested by ${by.name} (bulk)`),
+          null,
+        );
+        await q.changed(inserted.map(commandChange));
+        const result = {
+          commandIds,
+          terminalIds: inserted.map((r) => Number(r.terminal_id)),
+          skipped: ids.length - inserted.length,
+        };
+        await q.audit({
+          userId: by.userId,
+          username: by.username,
+          agentId: by.agentId,
+          action: 'reboot',
+          entity: 'terminal',
+          entityId: target.scope.kind === 'terminal' ? target.scope.id : null,
+          before: null,
+          after: {
+            target,
+            reboot_type: rebootType,
+            count: commandIds.length,
+            skipped: result.skipped,
+            command_ids: commandIds,
+          },
+        });
+        return result;
       });
     },
 

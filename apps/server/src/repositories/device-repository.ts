@@ -118,7 +118,11 @@ export function createDeviceRepository(database: Database) {
       });
     },
 
-    /** Telemetry rows, and the terminal's latest readings (each only if newer than what the row holds). */
+    /**
+     * Telemetry rows, and the terminal's latest readings (each only if newer than what the row holds). A point may
+     * carry only `software_version`: it sets the terminal's version (the newest point's wins) and stores no row.
+     * A version that changes records a 'fleet' change too (the admin lists show it).
+     */
     async insertTelemetry(t: DeviceTerminal, points: TelemetryPoint[], now: Date): Promise<number> {
       const ats: Date[] = [];
       const cols: Record<(typeof TELEMETRY_FIELDS)[number], (number | null)[]> = {
@@ -135,8 +139,13 @@ export function createDeviceRepository(database: Database) {
       // Hours before the current one may be rolled up already: they are marked to be rolled up again.
       const thisHour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
       const lateHours = new Set<number>();
+      let version: { value: string; at: Date } | null = null;
       for (const p of points) {
         const at = atOf(p.at, now);
+        if (p.software_version !== undefined && (!version || at >= version.at)) {
+          version = { value: p.software_version, at };
+        }
+        if (!TELEMETRY_FIELDS.some((f) => p[f] !== undefined)) continue;
         ats.push(at);
         if (at > maxAt) maxAt = at;
         if (at.getTime() < thisHour) lateHours.add(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
@@ -154,6 +163,20 @@ export function createDeviceRepository(database: Database) {
         latest.get(f)?.at ?? null,
       ]);
       await unitOfWork(database, async (q) => {
+        const changes = [changeOf('telemetry', t)];
+        if (version) {
+          const moved = await q(
+            `update terminals set software_version = $2
+              where id = $1 and software_version is distinct from $2 returning id`,
+            [t.id, version.value],
+          );
+          if (moved.length) changes.push(changeOf('fleet', t));
+        }
+        if (!ats.length) {
+          // Only a version: no readings changed.
+          if (changes.length > 1) await q.changed(changes.slice(1));
+          return;
+        }
         await q(
           `insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
                                   temperature_inside_cabinet, humidity_inside_cabinet, lat, lng)
@@ -180,7 +203,7 @@ export function createDeviceRepository(database: Database) {
             where id = $1`,
           [t.id, maxAt, ...latestParams],
         );
-        await q.changed([changeOf('telemetry', t)]);
+        await q.changed(changes);
       });
       return points.length;
     },

@@ -200,10 +200,13 @@ export function createFleetReadRepository(database: Database) {
     /** Every terminal of the site, placed where it stands (or at its site when it has no position of its own). */
     async siteTerminals(siteId: number): Promise<SiteTerminal[]> {
       const rows = await q<
-        Row<typeof terminals, 'id' | 'terminal_no' | 'site_id' | 'lat' | 'lng' | 'connectivity'>
+        Row<
+          typeof terminals,
+          'id' | 'terminal_no' | 'site_id' | 'lat' | 'lng' | 'connectivity' | 'tags' | 'software_version'
+        >
       >(
         `select t.id, t.terminal_no, t.site_id, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng,
-                t.connectivity
+                t.connectivity, t.tags, t.software_version
            from terminals t join sites s on s.id = t.site_id
           where t.site_id = $1 and t.decommissioned_at is null
           order by t.id`,
@@ -216,6 +219,8 @@ export function createFleetReadRepository(database: Database) {
         lat: r.lat === null ? null : Number(r.lat),
         lng: r.lng === null ? null : Number(r.lng),
         connectivity: r.connectivity === 'on' ? 'on' : 'off',
+        tags: r.tags ?? [],
+        software_version: r.software_version,
       }));
     },
 

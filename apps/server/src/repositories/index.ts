@@ -19,6 +19,7 @@ import { createPumpRepository } from './pump-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
 import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
 import { createSiteRepository } from './site-repository.ts';
+import { createTargetRepository } from './target-repository.ts';
 import { createTelemetryHistoryRepository } from './telemetry-history-repository.ts';
 import { createTerminalRepository } from './terminal-repository.ts';
 import { createTicketRepository } from './ticket-repository.ts';
@@ -54,6 +55,7 @@ export function createRepositories(database: Database, _config: Env) {
     leaderLock: createLeaderLockRepository(database),
     metrics: createMetricsRepository(database),
     telemetryHistory: createTelemetryHistoryRepository(database),
+    targets: createTargetRepository(database),
     /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
     work: {
       run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),

@@ -2,7 +2,7 @@ import type { AdminTerminal } from '@forecourt/contract/admin';
 import type { Database, QueryFn } from '../db/client.ts';
 import type { terminals } from '../db/schema/org.ts';
 import { carrierSql } from './pump-carrier.ts';
-import { type ListOptions, nullableNum, num, Params, pageSql } from './read-scope.ts';
+import { iso, type ListOptions, nullableNum, num, Params, pageSql } from './read-scope.ts';
 import { type ColumnOf, type Row, selectList } from './rows.ts';
 import type { Tx } from './unit-of-work.ts';
 
@@ -16,6 +16,9 @@ const TERMINAL_COLUMNS = [
   'lat',
   'lng',
   'pump_controller',
+  'tags',
+  'software_version',
+  'created_at',
   'decommissioned_at',
 ] as const satisfies readonly ColumnOf<typeof terminals>[];
 /** A terminal as the fleet administration reads it; `has_device_token` where the read asks for it. */
@@ -35,12 +38,15 @@ export const toAdminTerminal = (r: TerminalRow): AdminTerminal => ({
   lat: nullableNum(r.lat),
   lng: nullableNum(r.lng),
   ...(r.has_device_token === undefined ? {} : { has_device_token: Boolean(r.has_device_token) }),
+  tags: r.tags ?? [],
+  software_version: r.software_version,
+  created_at: iso(r.created_at) ?? '',
 });
 
 /** What an import knows of a live terminal named in its file. */
 export type ImportTerminalRow = Row<
   typeof terminals,
-  'id' | 'agent_id' | 'site_id' | 'terminal_no' | 'card_acceptor_name'
+  'id' | 'agent_id' | 'site_id' | 'terminal_no' | 'card_acceptor_name' | 'tags'
 >;
 
 /** A terminal to insert. */
@@ -53,6 +59,8 @@ export interface NewTerminal {
   lng: number | null;
   /** Whether it takes control of its site's pumps (the carrier rule, pump-carrier.ts); by default when its site has no carrier. */
   pumpController?: boolean;
+  /** Its tags, already checked and lowercased (docs/targets.md); none by default. */
+  tags?: readonly string[];
 }
 
 /**
@@ -62,11 +70,15 @@ export interface NewTerminal {
 export function createTerminalRepository(database: Database) {
   const query: QueryFn = database.query.bind(database);
   return {
-    /** The agent's live terminals (of one site with `siteId`), newest first. */
-    async list(agentId: number, o: ListOptions & { siteId?: number }): Promise<AdminTerminal[]> {
+    /** The agent's live terminals (of one site with `siteId`, carrying every one of `tags`), newest first. */
+    async list(
+      agentId: number,
+      o: ListOptions & { siteId?: number; tags?: readonly string[] },
+    ): Promise<AdminTerminal[]> {
       const p = new Params();
       const where = [`t.agent_id = ${p.add(agentId)}`, 't.decommissioned_at is null'];
       if (o.siteId !== undefined) where.push(`t.site_id = ${p.add(o.siteId)}`);
+      if (o.tags?.length) where.push(`t.tags @> ${p.add(o.tags)}::text[]`);
       const rows = await query<TerminalRow>(
         `select ${TERMINAL_SELECT} from terminals t ${pageSql(where, p, 't.id', o, ['t.terminal_no', 't.card_acceptor_name'])}`,
         p.values,
@@ -93,7 +105,7 @@ export function createTerminalRepository(database: Database) {
     async liveByNumber(q: QueryFn, numbers: readonly string[]): Promise<ImportTerminalRow[]> {
       if (!numbers.length) return [];
       return q<ImportTerminalRow>(
-        `select t.id, t.agent_id, t.site_id, t.terminal_no, t.card_acceptor_name
+        `select t.id, t.agent_id, t.site_id, t.terminal_no, t.card_acceptor_name, t.tags
            from terminals t where t.terminal_no = any($1::text[]) and t.decommissioned_at is null`,
         [numbers],
       );
@@ -137,10 +149,13 @@ export function createTerminalRepository(database: Database) {
     /** Inserts terminals of the agent in the order given; answers them (without `has_device_token`). */
     async insert(tx: Tx, agentId: number, rows: readonly NewTerminal[]): Promise<TerminalRow[]> {
       return tx<TerminalRow>(
-        `insert into terminals (site_id, company_id, agent_id, terminal_no, card_acceptor_name, lat, lng, pump_controller)
-         select u.s, u.c, $1, u.n, u.name, u.la, u.ln, coalesce(u.pc, ${carrierSql('u.s')} is null)
-           from unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::boolean[])
-                with ordinality as u(s, c, n, name, la, ln, pc, o)
+        `insert into terminals (site_id, company_id, agent_id, terminal_no, card_acceptor_name, lat, lng, pump_controller,
+                                tags)
+         select u.s, u.c, $1, u.n, u.name, u.la, u.ln, coalesce(u.pc, ${carrierSql('u.s')} is null),
+                string_to_array(u.tg, ';')
+           from unnest($2::int[], $3::int[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::boolean[],
+                       $9::text[])
+                with ordinality as u(s, c, n, name, la, ln, pc, tg, o)
           order by u.o
          returning ${TERMINAL_COLUMNS.join(', ')}`,
         [
@@ -152,6 +167,8 @@ export function createTerminalRepository(database: Database) {
           rows.map((t) => t.lat),
           rows.map((t) => t.lng),
           rows.map((t) => t.pumpController ?? null),
+          // A tag holds no ';' (docs/targets.md): one text per terminal, split back into its array.
+          rows.map((t) => (t.tags ?? []).join(';')),
         ],
       );
     },
@@ -160,9 +177,20 @@ export function createTerminalRepository(database: Database) {
     async update(tx: Tx, t: AdminTerminal & { companyId: number }): Promise<void> {
       await tx(
         `update terminals set site_id = $2, terminal_no = $3, card_acceptor_name = $4, lat = $5, lng = $6,
-                company_id = $7, pump_controller = case when $2 <> site_id then false else pump_controller end
+                company_id = $7, pump_controller = case when $2 <> site_id then false else pump_controller end,
+                tags = $8::text[]
           where id = $1`,
-        [t.id, t.site_id, t.terminal_id, t.card_acceptor_name, t.lat, t.lng, t.companyId],
+        [t.id, t.site_id, t.terminal_id, t.card_acceptor_name, t.lat, t.lng, t.companyId, t.tags],
+      );
+    },
+
+    /** Sets the tags of terminals (already checked and lowercased), one list per terminal. */
+    async retag(tx: Tx, changes: ReadonlyArray<{ id: number; tags: readonly string[] }>): Promise<void> {
+      if (!changes.length) return;
+      await tx(
+        `update terminals t set tags = string_to_array(u.tg, ';')
+           from unnest($1::int[], $2::text[]) as u(id, tg) where t.id = u.id`,
+        [changes.map((c) => c.id), changes.map((c) => c.tags.join(';'))],
       );
     },
 

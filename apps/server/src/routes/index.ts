@@ -12,6 +12,7 @@ import { logRoutes } from './logs/index.ts';
 import { pumpRoutes } from './pumps/index.ts';
 import { siteDataRoutes } from './sites/dashboard-reads.ts';
 import { siteRoutes } from './sites/index.ts';
+import { targetRoutes } from './targets/index.ts';
 import { terminalRoutes } from './terminals/index.ts';
 import { ticketRoutes } from './tickets/index.ts';
 import { transactionRoutes } from './transactions/index.ts';
@@ -31,6 +32,7 @@ export async function routes(app: FastifyInstance) {
   await app.register(weatherRoutes);
   await app.register(pumpRoutes);
   await app.register(terminalRoutes);
+  await app.register(targetRoutes);
   await app.register(deviceRoutes);
   await app.register(alertRoutes);
   await app.register(agentRoutes);

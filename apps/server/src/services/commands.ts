@@ -1,3 +1,4 @@
+import type { Target } from '@forecourt/contract/targets';
 import type { CommandState, RebootType } from '@forecourt/contract/terminals';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeviceCommandRow, Requester, Transition } from '../repositories/command-repository.ts';
@@ -77,6 +78,20 @@ export function createCommandService(opts: CommandServiceOptions) {
       if (result.ok) {
         wake(terminalId);
       }
+      return result;
+    },
+
+    /**
+     * One reboot per terminal of the target (a terminal with one pending is skipped); wakes their long-polls here,
+     * other nodes hear of them on the feed. The caller has checked who may aim at the target (services/targets.ts).
+     */
+    async rebootTarget(
+      target: Target,
+      rebootType: RebootType,
+      by: Requester & { username: string; agentId: number },
+    ) {
+      const result = await repos.commands.queueTargetReboot(target, rebootType, by);
+      for (const id of result.terminalIds) wake(id);
       return result;
     },
 

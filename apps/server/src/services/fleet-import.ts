@@ -38,7 +38,12 @@ interface TerminalState {
   agent_id: number;
   site_id: number;
   carries: number;
+  tags: string[];
 }
+
+/** The same tags, whatever their order. */
+const sameTags = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && [...a].sort().join(';') === [...b].sort().join(';');
 
 const lower = (s: string) => s.toLowerCase();
 const siteView = (s: SiteState, companyId: number | null) => ({
@@ -111,6 +116,7 @@ export function createFleetImportService(repos: Repositories) {
         agent_id: num(t.agent_id),
         site_id: num(t.site_id),
         carries: carried.get(num(t.id)) ?? 0,
+        tags: t.tags ?? [],
       });
     }
     return { companies, sites, terminals };
@@ -123,8 +129,10 @@ export function createFleetImportService(repos: Repositories) {
     const results: ImportRowResult[] = [];
     const seenTerminal = new Map<string, number>();
     const newCompanies: string[] = [];
-    const newTerminals: Array<{ site: SiteState; number: string; name: string }> = [];
+    const newTerminals: Array<{ site: SiteState; number: string; name: string; tags: string[] }> = [];
     const movedTerminals: Array<{ id: number; site: SiteState; from: number }> = [];
+    /** Terminals whose tags the file changes (its optional `tags` column, docs/targets.md). */
+    const retagged: Array<{ id: number; site: SiteState; before: string[]; tags: string[] }> = [];
 
     for (const line of lines) {
       if (!line.data) {
@@ -205,7 +213,7 @@ export function createFleetImportService(repos: Repositories) {
       const existing = terminals.get(d.terminal_id);
       if (earlier === undefined) {
         if (!existing) {
-          newTerminals.push({ site, number: d.terminal_id, name: d.site_title });
+          newTerminals.push({ site, number: d.terminal_id, name: d.site_title, tags: d.tags ?? [] });
           site.firstTerminal ??= d.terminal_id;
           creates = true;
         } else if (existing.agent_id !== actor.agentId) {
@@ -224,6 +232,10 @@ export function createFleetImportService(repos: Repositories) {
         } else {
           site.firstTerminal ??= d.terminal_id;
         }
+        if (existing && existing.agent_id === actor.agentId && d.tags && !sameTags(d.tags, existing.tags)) {
+          retagged.push({ id: existing.id, site, before: existing.tags, tags: d.tags });
+          changes = true;
+        }
       }
       if (!errors.length && site.pumps !== null && site.pumpsRow === line.row) {
         for (let n = 1; n <= site.pumps; n++) if (!site.livePumpNos.has(n)) changes = true;
@@ -234,7 +246,7 @@ export function createFleetImportService(repos: Repositories) {
         errors,
       });
     }
-    return { results, companies, sites, newCompanies, newTerminals, movedTerminals };
+    return { results, companies, sites, newCompanies, newTerminals, movedTerminals, retagged };
   }
   type Plan = Awaited<ReturnType<typeof plan>>;
 
@@ -328,6 +340,7 @@ export function createFleetImportService(repos: Repositories) {
           lat: t.site.lat,
           lng: t.site.lng,
           pumpController: controller[i],
+          tags: t.tags,
         })),
       );
       const idByNo = new Map(rows.map((r) => [r.terminal_no, num(r.id)]));
@@ -348,9 +361,17 @@ export function createFleetImportService(repos: Repositories) {
             card_acceptor_name: t.name,
             lat: t.site.lat,
             lng: t.site.lng,
+            tags: t.tags,
           },
         ]);
       });
+    }
+    if (p.retagged.length) {
+      await repos.terminals.retag(tx, p.retagged);
+      for (const r of p.retagged) {
+        audit.push(['update', 'terminal', r.id, { id: r.id, tags: r.before }, { id: r.id, tags: r.tags }]);
+        fleet({ companyId: companyId(r.site.companyKey), siteId: r.site.id, terminalId: r.id });
+      }
     }
 
     // Pumps 1..N that a site lacks, carried by its carrier terminal.

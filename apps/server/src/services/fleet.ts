@@ -207,6 +207,7 @@ export function createFleetService(repos: Repositories) {
                 cardAcceptorName: body.card_acceptor_name,
                 lat: body.lat === undefined ? site.lat : body.lat,
                 lng: body.lng === undefined ? site.lng : body.lng,
+                tags: body.tags,
               },
             ]);
             const terminal = toAdminTerminal(row);

@@ -96,11 +96,16 @@ export const terminals = pgTable(
     telemetryAt: ts('telemetry_at'),
     /** This terminal carries the commands of its site's pumps. */
     pumpController: boolean('pump_controller').notNull().default(false),
+    /** Labels that targets select by (docs/targets.md); lowercased, at most 20. */
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    /** What the device last reported running; null until it reports. */
+    softwareVersion: text('software_version'),
     createdAt: ts('created_at').notNull().defaultNow(),
     decommissionedAt: ts('decommissioned_at'),
   },
   (t) => [
     index('terminals_site_idx').on(t.siteId),
+    index('terminals_tags_idx').using('gin', t.tags),
     index('terminals_company_idx').on(t.companyId),
     index('terminals_agent_idx').on(t.agentId),
     index('terminals_last_seen_idx').on(t.lastSeenAt),

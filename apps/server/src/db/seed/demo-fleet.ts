@@ -99,6 +99,9 @@ export const DEMO_USERS = [
 ] as const;
 export const DEMO_PASSWORD = 'demo1234';
 
+/** Software versions the demo terminals report: most run `current`, the canaries `next`. */
+export const DEMO_SOFTWARE = { current: '4.2.1', next: '4.3.0' } as const;
+
 /** Event types by weight for the alert history: hardware types (1, 2, 12–15) well represented. */
 export const ALERT_WEIGHTS: [number, number][] = [
   [1, 14],

@@ -13,6 +13,7 @@ import {
   DEMO_AGENT,
   DEMO_COMPANIES,
   DEMO_PASSWORD,
+  DEMO_SOFTWARE,
   DEMO_USERS,
 } from './demo-fleet.ts';
 
@@ -103,6 +104,19 @@ export function buildFleet() {
     });
   }
   return { sites, terminals, pumps };
+}
+
+/**
+ * The demo's tags and software versions, derived from the terminal alone (no random draw: the rest of the seed stays
+ * as it was). Pump controllers are one model, the other terminals another; one terminal in ten is a canary and runs
+ * the next version.
+ */
+export function demoTerminalLabels(term: DemoTerminal): { tags: string[]; version: string } {
+  const model = term.pumpController ? 'model-ux300' : 'model-ipp350';
+  const canary = term.id % 10 === 1;
+  return canary
+    ? { tags: [model, 'canary'], version: DEMO_SOFTWARE.next }
+    : { tags: [model], version: DEMO_SOFTWARE.current };
 }
 
 /** Which terminals are left offline: every terminal of one site (Glasgow), a non-controller at site 1, and a few more. */
@@ -399,6 +413,13 @@ async function seedTerminals(ctx: SeedContext) {
       ['created_at', 'timestamptz'],
     ],
     terminalRows,
+  );
+  // Tags and software versions (docs/targets.md): a model per terminal, and a few canaries a version ahead.
+  const tagged = terminals.map((term) => demoTerminalLabels(term));
+  await ex(
+    `update terminals t set tags = string_to_array(u.tags, ';'), software_version = u.version
+       from unnest($1::int[], $2::text[], $3::text[]) as u(id, tags, version) where t.id = u.id`,
+    [terminals.map((term) => term.id), tagged.map((l) => l.tags.join(';')), tagged.map((l) => l.version)],
   );
   return { connRows, telemetryRows, alertRows, shockRows, gaps };
 }

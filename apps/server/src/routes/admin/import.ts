@@ -2,6 +2,7 @@ import {
   ADMIN_TEXTS,
   IMPORT_COLUMNS,
   IMPORT_MAX_ROWS,
+  IMPORT_OPTIONAL_COLUMNS,
   ImportQuerySchema,
   ImportResultSchema,
   ImportRowSchema,
@@ -46,10 +47,12 @@ export function readImportCsv(text: string): ImportLine[] {
   if (records.length - 1 > IMPORT_MAX_ROWS) {
     throw badRequest(`The CSV has ${records.length - 1} rows; at most ${IMPORT_MAX_ROWS} import at once.`);
   }
-  const index = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, header.indexOf(c)]));
+  // Optional columns (tags) count only when the header names them: a file without them leaves those values alone.
+  const present = [...IMPORT_COLUMNS, ...IMPORT_OPTIONAL_COLUMNS.filter((c) => header.includes(c))];
+  const index = Object.fromEntries(present.map((c) => [c, header.indexOf(c)]));
   return records.slice(1).map((record, i) => {
     const row = i + 2;
-    const raw = Object.fromEntries(IMPORT_COLUMNS.map((c) => [c, record[index[c]] ?? '']));
+    const raw = Object.fromEntries(present.map((c) => [c, record[index[c]] ?? '']));
     const checked = ImportRowSchema.safeParse(raw);
     if (checked.success) return { row, data: checked.data, errors: [] };
     const errors = checked.error.issues.map((issue) => {
@@ -64,7 +67,7 @@ export function readImportCsv(text: string): ImportLine[] {
 
 /**
  * `POST /api/admin/import/?dry_run=true|false` with a `text/csv` body (docs/product.md#fleet-administration):
- * `company,site_number,site_title,lat,lng,timezone,terminal_id,pumps`. Agents only.
+ * `company,site_number,site_title,lat,lng,timezone,terminal_id,pumps[,tags]`. Agents only.
  */
 export async function importRoutes(app: FastifyInstance) {
   app.addContentTypeParser(
@@ -85,7 +88,9 @@ export async function importRoutes(app: FastifyInstance) {
         summary: 'Import companies, sites, terminals and pumps from CSV (agents only)',
         description:
           'Body: `text/csv` with the header `company,site_number,site_title,lat,lng,timezone,terminal_id,pumps` ' +
-          '(`pumps`: how many pumps the site has, numbered from 1). Matches companies by name, sites by number within ' +
+          '(`pumps`: how many pumps the site has, numbered from 1) and optionally a last column `tags` (the ' +
+          "terminal's tags, `;`-separated; they replace its tags, an empty cell clears them). Matches companies by " +
+          'name, sites by number within ' +
           'their company and terminals by number. `dry_run=true` (the default) answers row by row and writes ' +
           'nothing; with any bad row nothing is written; otherwise every row goes in one transaction. Error texts ' +
           'are safe to put in a CSV cell.',

@@ -97,6 +97,7 @@ interface ListQuery {
   before?: string;
   company_id?: number;
   site_id?: number;
+  tag?: string[];
 }
 const listOptions = (q: ListQuery) => ({
   q: q.q,
@@ -104,6 +105,7 @@ const listOptions = (q: ListQuery) => ({
   before: q.before,
   companyId: q.company_id,
   siteId: q.site_id,
+  tags: q.tag,
 });
 
 interface EntitySpec {
@@ -260,7 +262,9 @@ export async function adminRoutes(app: FastifyInstance) {
       list: TerminalListQuerySchema,
       create: TerminalCreateSchema,
       patch: TerminalPatchSchema,
-      searches: 'terminal number and card acceptor name; `site_id` keeps one site',
+      searches:
+        'terminal number and card acceptor name; `site_id` keeps one site; `tag` (repeatable) keeps the terminals ' +
+        'carrying every listed tag',
     },
     fleet.terminals,
   );

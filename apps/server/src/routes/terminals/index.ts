@@ -7,6 +7,8 @@ import {
   TelemetryHistorySchema,
 } from '@forecourt/contract/telemetry-history';
 import {
+  BulkRebootAcceptedSchema,
+  BulkRebootRequestSchema,
   CommandSchema,
   DeviceTokenResponseSchema,
   RebootAcceptedSchema,
@@ -16,7 +18,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { commandListRoute } from '../../lib/command-list-route.ts';
-import { badRequest, conflict, notFound } from '../../lib/errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.ts';
 import { dataRoute } from '../../lib/read-routes.ts';
 import { requesterOf } from '../../lib/requester.ts';
 import { IdPathSchema, scopedErrors } from '../../lib/route-schemas.ts';
@@ -80,6 +82,48 @@ export async function terminalRoutes(fastify: FastifyInstance) {
       const { command } = result;
       request.log.info({ command: command.id, terminal: command.terminal_number }, 'reboot queued');
       return reply.status(202).send({ error: false, error_text: '', command });
+    },
+  );
+
+  app.post(
+    '/api/terminals/reboot/',
+    {
+      onRequest: app.authenticate,
+      preHandler: app.idempotent,
+      schema: {
+        tags: ['terminals'],
+        security: [{ jwt: [] }],
+        summary: 'Reboot every terminal of a target (agents and company users)',
+        description:
+          'One reboot per live terminal of `target` (docs/targets.md), each queued as by POST ' +
+          '/api/terminal/{id}/reboot/; a terminal whose reboot is still queued or sent is left out and counted in ' +
+          '`skipped`. Answers 202 `{count, skipped, command_ids}`. 403 for site users and for a target outside the ' +
+          `caller's scope; audited.${IDEMPOTENCY_DESCRIPTION}`,
+        body: BulkRebootRequestSchema,
+        response: {
+          202: BulkRebootAcceptedSchema,
+          400: ErrorBodySchema,
+          401: ErrorBodySchema,
+          403: ErrorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const p = request.principal!;
+      if (p.agentId === null && p.companyIds.length === 0) {
+        throw forbidden('Only agents and company users reboot a target.');
+      }
+      const { target, reboot_type } = request.body;
+      const where = await app.targets.authorize(p, target);
+      const result = await app.commands.rebootTarget(target, reboot_type, {
+        ...requesterOf(request),
+        username: p.username,
+        agentId: where.agentId,
+      });
+      request.log.info({ count: result.commandIds.length, skipped: result.skipped }, 'bulk reboot queued');
+      return reply
+        .status(202)
+        .send({ count: result.commandIds.length, skipped: result.skipped, command_ids: result.commandIds });
     },
   );
 

@@ -1,5 +1,6 @@
 import {
   IMPORT_COLUMNS,
+  IMPORT_OPTIONAL_COLUMNS,
   type ImportResult,
   ImportResultSchema,
   type ImportRowResult,
@@ -132,7 +133,10 @@ function ImportPage() {
 
   return (
     <AdminScreen title={t('ADMIN_IMPORT')} searchable={false}>
-      <Text size="sm">{t('ADMIN_IMPORT_INTRO', { columns: IMPORT_COLUMNS.join(',') })}</Text>
+      <Text size="sm">
+        {t('ADMIN_IMPORT_INTRO', { columns: IMPORT_COLUMNS.join(',') })}{' '}
+        {t('ADMIN_IMPORT_OPTIONAL', { columns: IMPORT_OPTIONAL_COLUMNS.join(',') })}
+      </Text>
       <FileInput
         label={t('ADMIN_IMPORT_FILE')}
         placeholder={t('ADMIN_IMPORT_FILE_PLACEHOLDER')}

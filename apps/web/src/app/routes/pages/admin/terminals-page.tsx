@@ -1,13 +1,22 @@
 import { type AdminTerminal, TerminalCreateSchema } from '@forecourt/contract/admin';
-import { TextInput } from '@mantine/core';
+import { isTag, MAX_TAGS, uniqueTags } from '@forecourt/contract/targets';
+import { TagsInput, type TagsInputProps, TextInput } from '@mantine/core';
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { DataTableColumn } from '../../../../components/data-table/data-table.tsx';
+import { TagBadges } from '../../../../components/tags/tag-badges.tsx';
 import { decommissionAndRefresh } from './api/admin-mutations.ts';
 import { adminQueries } from './api/admin-queries.ts';
-import { AdminScreen, agentsOnly, useEditDialog, useSearchText } from './components/admin-screen.tsx';
+import {
+  AdminScreen,
+  agentsOnly,
+  useEditDialog,
+  useSearchText,
+  useUrlParam,
+} from './components/admin-screen.tsx';
 import { AdminTable } from './components/admin-table.tsx';
 import { CoordinateFields, useEntityForm } from './components/entity-form.tsx';
 import { useSiteNames } from './components/entity-options.ts';
@@ -25,7 +34,46 @@ function initialValues(terminal: AdminTerminal | null | undefined, siteId?: numb
     card_acceptor_name: terminal?.card_acceptor_name ?? '',
     lat: terminal?.lat ?? undefined,
     lng: terminal?.lng ?? undefined,
+    tags: terminal?.tags ?? [],
   } as Partial<TerminalForm>;
+}
+
+/**
+ * A tags field (docs/targets.md): what is typed is lowercased and kept once; a label that cannot be a tag is not
+ * added and `onRejected` names it. Enter, comma, space or semicolon ends a tag.
+ */
+function TagsField({
+  value,
+  onChange,
+  onRejected,
+  ...props
+}: Omit<TagsInputProps, 'value' | 'onChange'> & {
+  value: readonly string[];
+  onChange: (tags: string[]) => void;
+  onRejected: (tag: string | null) => void;
+}) {
+  return (
+    <TagsInput
+      {...props}
+      value={[...value]}
+      splitChars={[',', ' ', ';']}
+      maxTags={MAX_TAGS}
+      clearable
+      onChange={(typed) => {
+        const tags = uniqueTags(typed);
+        const bad = tags.find((tag) => !isTag(tag));
+        onRejected(bad ?? null);
+        onChange(tags.filter(isTag));
+      }}
+    />
+  );
+}
+
+/** The tag filter of the list, kept in the URL as `?tag=a,b` and sent as repeated `tag` (all must match). */
+function useTagFilter(): [string[], (tags: string[]) => void] {
+  const [value, setValue] = useUrlParam('tag');
+  const tags = useMemo(() => (value ? uniqueTags(value.split(',')).filter(isTag) : []), [value]);
+  return [tags, (next) => setValue(next.join(','))];
 }
 
 export interface TerminalFormModalProps {
@@ -40,10 +88,14 @@ export interface TerminalFormModalProps {
 /** Create or edit a terminal (the contract's TerminalCreateSchema). */
 export function TerminalFormModal({ opened, onClose, terminal, siteId }: TerminalFormModalProps) {
   const { t } = useTranslation();
+  const [invalid, setInvalid] = useState<string | null>(null);
+  useEffect(() => {
+    if (opened) setInvalid(null);
+  }, [opened]);
   const { form, save, message } = useEntityForm({
     entity: 'terminals',
     schema: TerminalCreateSchema,
-    fields: ['site_id', 'terminal_id', 'card_acceptor_name', 'lat', 'lng'],
+    fields: ['site_id', 'terminal_id', 'card_acceptor_name', 'lat', 'lng', 'tags'],
     values: initialValues,
     opened,
     row: terminal,
@@ -77,6 +129,21 @@ export function TerminalFormModal({ opened, onClose, terminal, siteId }: Termina
         error={message('card_acceptor_name')}
       />
       <CoordinateFields register={form.register} message={message} />
+      <Controller
+        control={form.control}
+        name="tags"
+        render={({ field }) => (
+          <TagsField
+            label={t('ADMIN_TAGS')}
+            description={t('ADMIN_TAGS_HINT')}
+            value={(field.value as string[] | undefined) ?? []}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            onRejected={setInvalid}
+            error={invalid ? t('ADMIN_TAG_INVALID', { tag: invalid }) : message('tags')}
+          />
+        )}
+      />
     </FormModal>
   );
 }
@@ -89,7 +156,14 @@ function TerminalsPage() {
   const client = useQueryClient();
   const [q] = useSearchText();
   const siteId = useParentFilter('site');
-  const query = useInfiniteQuery(adminQueries.terminals({ q, site_id: siteId }));
+  const [tags, setTags] = useTagFilter();
+  const [badFilter, setBadFilter] = useState<string | null>(null);
+  const query = useInfiniteQuery(adminQueries.terminals({ q, site_id: siteId, tag: tags }));
+  /** Tags of the terminals listed so far: what the filter suggests. */
+  const known = useMemo(
+    () => uniqueTags(query.data?.pages.flatMap((p) => p.rows.flatMap((x) => x.tags)) ?? []).sort(),
+    [query.data],
+  );
   const siteName = useSiteNames();
   const dialog = useEditDialog<AdminTerminal>();
   const [tokenFor, setTokenFor] = useState<AdminTerminal | null>(null);
@@ -99,6 +173,14 @@ function TerminalsPage() {
       { key: 'terminal_id', header: t('ADMIN_TERMINAL_ID'), nowrap: true },
       { key: 'site_id', header: t('ADMIN_SITE'), visibleFrom: 'sm', render: (x) => siteName(x.site_id) },
       { key: 'card_acceptor_name', header: t('ADMIN_CARD_ACCEPTOR'), visibleFrom: 'md' },
+      { key: 'tags', header: t('ADMIN_TAGS'), render: (x) => <TagBadges tags={x.tags} /> },
+      {
+        key: 'software_version',
+        header: t('ADMIN_SOFTWARE_VERSION'),
+        visibleFrom: 'lg',
+        nowrap: true,
+        render: (x) => x.software_version ?? '–',
+      },
       {
         key: 'actions',
         header: t('ADMIN_ACTIONS'),
@@ -121,7 +203,21 @@ function TerminalsPage() {
       title={t('ADMIN_TERMINALS')}
       createLabel={t('ADMIN_CREATE_TERMINAL')}
       onCreate={dialog.create}
-      filters={<ParentFilter kind="site" />}
+      filters={
+        <>
+          <ParentFilter kind="site" />
+          <TagsField
+            aria-label={t('ADMIN_FILTER_TAGS')}
+            placeholder={tags.length ? undefined : t('ADMIN_TAGS')}
+            data={known}
+            value={tags}
+            onChange={setTags}
+            onRejected={setBadFilter}
+            error={badFilter ? t('ADMIN_TAG_INVALID', { tag: badFilter }) : undefined}
+            w={{ base: '100%', sm: 260 }}
+          />
+        </>
+      }
     >
       <AdminTable query={query} columns={columns} rowKey={(x) => x.id} label={t('ADMIN_TERMINALS')} q={q} />
       <TerminalFormModal

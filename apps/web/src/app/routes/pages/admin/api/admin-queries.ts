@@ -24,14 +24,14 @@ export interface Page<T> {
   next: string | null;
 }
 
-/** Filters of a list as sent (`q`, `company_id`, `entity`...); empty values are left out. */
-export type ListParams = Record<string, string | number | undefined>;
+/** Filters of a list as sent (`q`, `company_id`, `entity`, repeatable `tag`...); empty values are left out. */
+export type ListParams = Record<string, string | number | string[] | undefined>;
 
 function cleanParams(params: ListParams): ListParams {
   const out: ListParams = {};
   for (const key of Object.keys(params).sort()) {
     const v = params[key];
-    if (v !== undefined && v !== '') out[key] = v;
+    if (v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0)) out[key] = v;
   }
   return out;
 }

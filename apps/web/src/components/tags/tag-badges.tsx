@@ -1,0 +1,28 @@
+import { Badge, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export interface TagBadgesProps {
+  /** The terminal's tags (docs/targets.md), shown as given: already lowercased. */
+  tags: readonly string[];
+}
+
+/** A terminal's tags as small badges, read as one list ("Tags: canary, model-ux300"); a dash when it has none. */
+export function TagBadges({ tags }: TagBadgesProps) {
+  const { t } = useTranslation();
+  if (!tags.length) {
+    return (
+      <Text c="dimmed" size="sm" aria-label={t('TAGS_NONE')}>
+        –
+      </Text>
+    );
+  }
+  return (
+    <Group gap={4} wrap="wrap" role="list" aria-label={t('TAGS_OF', { tags: tags.join(', ') })}>
+      {tags.map((tag) => (
+        <Badge key={tag} role="listitem" size="sm" variant="light" radius="sm" tt="none" fw={500}>
+          {tag}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
