@@ -35,6 +35,9 @@ function alertRow(id: number, overrides: Record<string, unknown> = {}) {
     acknowledged_at: null,
     acknowledged_by: null,
     note: null,
+    rule_id: null,
+    silenced: false,
+    maintenance_id: null,
     ...overrides,
   };
 }
