@@ -28,6 +28,7 @@ import { cspDirectives } from './lib/csp.ts';
 import { DatabaseUnavailableError, isDatabaseUnavailable } from './lib/db-unavailable.ts';
 import { errorBody } from './lib/errors.ts';
 import { alertMailPlugin } from './plugins/alert-mail.ts';
+import { alertRulesPlugin } from './plugins/alert-rules.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { devicesPlugin } from './plugins/devices.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -199,6 +200,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(scopePlugin);
   await app.register(snapshotCachePlugin, { ttlMs: opts.config.POLL_CACHE_MS });
   await app.register(liveCursorPlugin);
+  await app.register(alertRulesPlugin);
   await app.register(devicesPlugin);
   await app.register(alertMailPlugin);
 

@@ -77,6 +77,9 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
         'acknowledged_at',
         'acknowledged_by',
         'note',
+        'rule_id',
+        'silenced',
+        'maintenance_id',
       ]);
       expect(rows.slice(1).map((r) => Number(r[0]))).toEqual(json.map((r) => r.id));
       expect(rows.slice(1).map((r) => r[5])).toEqual(json.map((r) => r.text));

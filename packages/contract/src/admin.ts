@@ -423,7 +423,17 @@ export type ImportResult = z.infer<typeof ImportResultSchema>;
 
 // ---------- audit ----------
 
-export const AUDIT_ENTITIES = ['company', 'site', 'terminal', 'pump', 'user', 'alert', 'import'] as const;
+export const AUDIT_ENTITIES = [
+  'company',
+  'site',
+  'terminal',
+  'pump',
+  'user',
+  'alert',
+  'import',
+  'alert_rule',
+  'maintenance_window',
+] as const;
 export const AUDIT_ACTIONS = [
   'create',
   'update',
@@ -433,6 +443,8 @@ export const AUDIT_ACTIONS = [
   'acknowledge',
   'import',
   'reboot',
+  'delete',
+  'end',
 ] as const;
 
 export const AuditEntrySchema = z

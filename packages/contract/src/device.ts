@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RULE_EVENT_TYPE } from './alert-rules.ts';
 import { softwareVersionField } from './targets.ts';
 import { CommandStateSchema } from './terminals.ts';
 
@@ -72,6 +73,12 @@ export const DeviceEventSchema = z
   })
   .strict()
   .superRefine((e, ctx) => {
+    if (e.event_type === RULE_EVENT_TYPE)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['event_type'],
+        message: `event_type ${RULE_EVENT_TYPE} is reserved for alert rules`,
+      });
     if (!e.clear && e.text === undefined)
       ctx.addIssue({ code: 'custom', path: ['text'], message: 'text is required' });
   });

@@ -14,8 +14,8 @@ import {
 import { eventName } from './formatters.ts';
 
 describe('event catalogue', () => {
-  it('names types 1 to 15 once each', () => {
-    expect(EVENT_CATALOGUE.map((e) => e.code)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+  it("names types 1 to 15 and the rules' 100 once each", () => {
+    expect(EVENT_CATALOGUE.map((e) => e.code)).toEqual([...Array.from({ length: 15 }, (_, i) => i + 1), 100]);
     expect(EVENT_TYPES[1]?.name).toBe('Card reader failure');
     expect(EVENT_TYPES[15]?.name).toBe('Modem failure');
     expect(EVENT_TYPES[16]).toBeUndefined();
@@ -38,14 +38,21 @@ describe('event catalogue', () => {
     expect(atLeast('info', 'info')).toBe(true);
   });
 
-  it('only the connectivity watchdog types are raised by the server', () => {
-    expect(EVENT_CATALOGUE.filter((e) => e.raisedBy === 'server').map((e) => e.code)).toEqual([3, 4]);
+  it("only the connectivity watchdog types and the rules' type are raised by the server", () => {
+    expect(EVENT_CATALOGUE.filter((e) => e.raisedBy === 'server').map((e) => e.code)).toEqual([3, 4, 100]);
+  });
+
+  it('refuses event type 100 from a device: it is reserved for alert rules', () => {
+    const r = DeviceEventSchema.safeParse({ event_type: 100, text: 'Rule: forged' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => i.path.join('.'))).toEqual(['event_type']);
+    expect(DeviceEventSchema.safeParse({ event_type: 100, clear: true }).success).toBe(false);
   });
 
   it('writes texts as "{name}: {details}", which a device may send and whose issue is the name', () => {
     expect(eventText(2, 'paper jam')).toBe('Printer failure: paper jam');
     expect(() => eventText(999, 'x')).toThrow(/999/);
-    for (const { code, name } of EVENT_CATALOGUE) {
+    for (const { code, name } of EVENT_CATALOGUE.filter((e) => e.code !== 100)) {
       const texts = eventTexts(code);
       expect(texts.length, name).toBeGreaterThan(0);
       for (const text of texts) {

@@ -13,7 +13,7 @@ export interface EventType {
   severity: Severity;
   /** A hardware issue: shown by the Hardware issues widget and log. */
   hardware: boolean;
-  /** Who raises it: a device, or the server itself (the connectivity watchdog). */
+  /** Who raises it: a device, or the server itself (the connectivity watchdog, alert rules). */
   raisedBy: 'device' | 'server';
   /** Typical details after the name, for demo data and the fleet simulator. */
   details: readonly string[];
@@ -139,6 +139,15 @@ export const EVENT_CATALOGUE: readonly EventType[] = [
     hardware: true,
     raisedBy: 'device',
     details: ['no carrier', 'SIM not detected'],
+  },
+  {
+    // Raised by alert rules only, with the rule's own severity and name (docs/rules-and-maintenance.md).
+    code: 100,
+    name: 'Rule',
+    severity: 'major',
+    hardware: false,
+    raisedBy: 'server',
+    details: ['battery_life 15 < 20'],
   },
 ];
 

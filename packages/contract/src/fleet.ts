@@ -87,6 +87,11 @@ export const AlertSchema = z.object({
   acknowledged_at: IsoDateTimeSchema.nullable().describe('When it was first acknowledged'),
   acknowledged_by: z.string().nullable().describe('Username of whoever acknowledged it first'),
   note: z.string().nullable().describe("The acknowledger's note"),
+  rule_id: z.number().int().nullable().describe('The alert rule that raised it (event type 100), else null'),
+  silenced: z
+    .boolean()
+    .describe('Raised while a maintenance window covered its terminal: no mail, not counted by the bell'),
+  maintenance_id: z.number().int().nullable().describe('The maintenance window that silenced it'),
 });
 export type Alert = z.infer<typeof AlertSchema>;
 
@@ -141,6 +146,12 @@ export const AcknowledgedFilterSchema = z
   .optional()
   .describe('true: only acknowledged; false: only unacknowledged');
 
+export const SilencedFilterSchema = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'silenced must be true or false' })
+  .transform((v) => v === true || v === 'true' || v === '1')
+  .optional()
+  .describe('true: only alerts raised in a maintenance window; false: only the others');
+
 export const ListAlertsQuerySchema = z.object({
   limit_to: LimitSchema,
   event_type: EventTypeListSchema.optional().describe('Repeatable; hardware issues are 1, 2, 12, 13, 14, 15'),
@@ -148,6 +159,7 @@ export const ListAlertsQuerySchema = z.object({
   q: z.string().max(200).optional().describe('Case-insensitive substring search in text, terminal and site'),
   state: AlertStateFilterSchema,
   acknowledged: AcknowledgedFilterSchema,
+  silenced: SilencedFilterSchema,
   sort: z
     .enum(['newest', 'severity'], { error: "sort must be 'newest' or 'severity'" })
     .optional()

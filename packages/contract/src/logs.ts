@@ -6,6 +6,7 @@ import {
   AlertSchema,
   AlertStateFilterSchema,
   EventTypeListSchema,
+  SilencedFilterSchema,
 } from './fleet.ts';
 import { PumpActivationLogEntrySchema, PumpStatusEntrySchema } from './pumps.ts';
 import { CommandSchema, CommandStateSchema, ShockSchema } from './terminals.ts';
@@ -32,6 +33,7 @@ export const AlertLogQuerySchema = LogQuerySchema.extend({
   terminal: terminalFilter,
   state: AlertStateFilterSchema,
   acknowledged: AcknowledgedFilterSchema,
+  silenced: SilencedFilterSchema,
 });
 export type AlertLogQuery = z.infer<typeof AlertLogQuerySchema>;
 export const AlertLogEntrySchema = AlertSchema.extend({ cursor, terminal_id: z.number().int(), timezone });

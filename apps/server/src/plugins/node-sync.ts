@@ -13,7 +13,7 @@ import { type Change, type ChangeInput, isPublicChange } from '../repositories/c
  *   drop the cached token and wake them too: the long-poll checks its token in the database again;
  * - 'connectivity' changes make this node's next heartbeat of that terminal check the database again;
  * - 'session' changes forget the user's cached principal and read the revoked tokens again; 'fleet' changes drop
- *   the location cache and the cached device tokens of the place.
+ *   the location cache, the cached device tokens of the place and what the alert rules remember of the rules.
  */
 /** A change this node's write recorded, as the feed would hand it over (its id is not needed to apply it). */
 const ownChange = (c: ChangeInput): Change => ({
@@ -68,6 +68,8 @@ export const nodeSyncPlugin = fp(
           case 'fleet':
             fleet = true;
             app.deviceTokens.forgetPlace(c);
+            // A rule written, or a terminal's tags changed: this node looks at the rules again.
+            app.rules.forget();
             break;
         }
         if (!isPublicChange(c.kind)) continue;

@@ -41,6 +41,9 @@ type DbRow = Row<
   | 'acknowledged_at'
   | 'acknowledged_by'
   | 'note'
+  | 'rule_id'
+  | 'silenced'
+  | 'maintenance_id'
 > &
   Row<typeof sites, 'timezone'> & {
     number: SqlRow<typeof terminals>['terminal_no'];
@@ -52,12 +55,15 @@ export interface AlertFilters extends LogFilters {
   eventTypes?: readonly number[];
   state?: AlertState;
   acknowledged?: boolean;
+  /** Raised in a maintenance window (true) or not (false). */
+  silenced?: boolean;
   /** 'severity': worst first, newest first within a severity (no paging). Default newest first. */
   sort?: 'newest' | 'severity';
 }
 
 const SELECT = `select a.id, a.text, a.started_at, a.created_at, a.event_type, a.terminal_id, a.site_id, a.company_id,
                 a.severity, a.state, a.cleared_at, a.acknowledged_at, a.acknowledged_by, a.note,
+                a.rule_id, a.silenced, a.maintenance_id,
                 t.terminal_no as number, s.title as site_name, c.name as customer_name, s.timezone
            from alerts a
            join terminals t on t.id = a.terminal_id
@@ -86,14 +92,23 @@ function toRow(r: DbRow): AlertRow {
     acknowledged_at: iso(r.acknowledged_at),
     acknowledged_by: r.acknowledged_by,
     note: r.note,
+    rule_id: r.rule_id === null ? null : num(r.rule_id),
+    silenced: r.silenced === true,
+    maintenance_id: r.maintenance_id === null ? null : num(r.maintenance_id),
   };
 }
 
-/** The lifecycle filters (state, acknowledged) on alias `a`. */
-function addLifecycleFilters(where: string[], p: Params, f: Pick<AlertFilters, 'state' | 'acknowledged'>) {
+/** The lifecycle filters (state, acknowledged, silenced) on alias `a`. */
+function addLifecycleFilters(
+  where: string[],
+  p: Params,
+  f: Pick<AlertFilters, 'state' | 'acknowledged' | 'silenced'>,
+) {
   if (f.state) where.push(`a.state = ${p.add(f.state)}`);
   if (f.acknowledged === true) where.push('a.acknowledged_at is not null');
   if (f.acknowledged === false) where.push('a.acknowledged_at is null');
+  if (f.silenced === true) where.push('a.silenced');
+  if (f.silenced === false) where.push('not a.silenced');
 }
 
 /** Who acknowledges: recorded on the alert and in the audit log. */
@@ -133,13 +148,19 @@ export function createAlertRepository(database: Database) {
       return rows[0] ? toRow(rows[0]) : null;
     },
 
-    /** How many alerts of the scope match the lifecycle filters (the bell). */
-    async count(scope: ReadScope, f: Pick<AlertFilters, 'state' | 'acknowledged' | 'eventTypes'>) {
+    /**
+     * How many alerts of the scope match the lifecycle filters (the bell). Alerts silenced by a maintenance window
+     * are left out unless `silenced: true` asks for them.
+     */
+    async count(
+      scope: ReadScope,
+      f: Pick<AlertFilters, 'state' | 'acknowledged' | 'eventTypes' | 'silenced'>,
+    ) {
       const p = new Params();
       const where = [`${scopeColumn(scope, 'a')} = ${p.add(scope.id)}`];
       if (f.eventTypes?.length)
         where.push(`a.event_type = any(${p.add(`{${f.eventTypes.join(',')}}`)}::int[])`);
-      addLifecycleFilters(where, p, f);
+      addLifecycleFilters(where, p, { ...f, silenced: f.silenced ?? false });
       const rows = await database.query<{ n: number | string }>(
         `select count(*) as n from alerts a where ${where.join(' and ')}`,
         p.values,
@@ -163,7 +184,7 @@ export function createAlertRepository(database: Database) {
                 count(*) filter (where a.acknowledged_at is null) as unacknowledged,
                 min(${rank}) as worst, max(a.started_at) as latest_at
            from alerts a join sites s on s.id = a.site_id
-          where ${scopeColumn(scope, 'a')} = $1 and a.state = 'active'
+          where ${scopeColumn(scope, 'a')} = $1 and a.state = 'active' and not a.silenced
           group by s.id, s.title, s.number
           order by worst, unacknowledged desc, active desc, latest_at desc, s.id
           limit $2`,

@@ -15,15 +15,16 @@ export const severityOfTypeSql = (expr: string) =>
 
 /**
  * Queues the alert mails of freshly inserted alerts: `source` names a relation (a CTE of the same statement)
- * with `id, site_id, company_id, agent_id, severity`. One row per user whose scope holds the alert's site and
- * whose `email_min_severity` is at or below the alert's severity. Sending happens later (services/alert-mail.ts),
- * so ingest never waits for SMTP.
+ * with `id, site_id, company_id, agent_id, severity, silenced`. One row per user whose scope holds the alert's site
+ * and whose `email_min_severity` is at or below the alert's severity; none for an alert silenced by a maintenance
+ * window (its mail is queued when the window ends, if it is still active: repositories/maintenance-repository.ts).
+ * Sending happens later (services/alert-mail.ts), so ingest never waits for SMTP.
  */
 export const queueAlertMailsSql = (source: string) =>
   `insert into alert_mails (user_id, site_id, alert_id)
    select u.id, n.site_id, n.id
      from ${source} n
-     join users u on u.email_min_severity is not null
+     join users u on not n.silenced and u.email_min_severity is not null
       and ${severityRankSql('n.severity')} <= ${severityRankSql('u.email_min_severity')}
       and (u.agent_id = n.agent_id
            or exists (select 1 from user_companies uc where uc.user_id = u.id and uc.company_id = n.company_id)

@@ -93,7 +93,7 @@ export function createConnectivityRepository(database: Database) {
                               else 'since ' || to_char(g.last_seen_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC' end,
                     $2, $2, '${severityOf(EVENT_TERMINAL_OFFLINE)}'
                from gone g join sites s on s.id = g.site_id
-             returning id, terminal_id, site_id, company_id, agent_id, severity
+             returning id, terminal_id, site_id, company_id, agent_id, severity, silenced
            ), mails as (
              ${queueAlertMailsSql('raised')}
            )

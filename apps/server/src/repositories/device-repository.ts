@@ -230,7 +230,7 @@ export function createDeviceRepository(database: Database) {
                insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, severity)
                select $1::int, $2::int, $3::int, $4::int, u.*
                  from unnest($5::int2[], $6::text[], $7::timestamptz[], $8::text[]) as u
-               returning id, site_id, company_id, agent_id, severity
+               returning id, site_id, company_id, agent_id, severity, silenced
              ), mails as (
                ${queueAlertMailsSql('raised')}
              )

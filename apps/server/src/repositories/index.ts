@@ -10,6 +10,7 @@ import { createDeviceRepository } from './device-repository.ts';
 import { createFleetReadRepository } from './fleet-read-repository.ts';
 import { createIdempotencyRepository } from './idempotency-repository.ts';
 import { createLogRepository } from './log-repository.ts';
+import { createMaintenanceRepository } from './maintenance-repository.ts';
 import { createMetricsRepository } from './metrics-repository.ts';
 import { createNotificationRepository } from './notification-repository.ts';
 import { createOrgRepository } from './org-repository.ts';
@@ -17,6 +18,7 @@ import { createPlaceHistoryRepository } from './place-history-repository.ts';
 import { createPrincipalRepository } from './principal-repository.ts';
 import { createPumpRepository } from './pump-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
+import { createRuleRepository } from './rule-repository.ts';
 import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
 import { createSiteRepository } from './site-repository.ts';
 import { createTargetRepository } from './target-repository.ts';
@@ -56,6 +58,8 @@ export function createRepositories(database: Database, _config: Env) {
     metrics: createMetricsRepository(database),
     telemetryHistory: createTelemetryHistoryRepository(database),
     targets: createTargetRepository(database),
+    rules: createRuleRepository(database),
+    maintenance: createMaintenanceRepository(database),
     /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
     work: {
       run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),

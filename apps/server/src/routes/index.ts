@@ -9,7 +9,9 @@ import { configRoutes } from './config/index.ts';
 import { deviceRoutes } from './device/index.ts';
 import { liveRoutes } from './live/index.ts';
 import { logRoutes } from './logs/index.ts';
+import { maintenanceRoutes } from './maintenance/index.ts';
 import { pumpRoutes } from './pumps/index.ts';
+import { ruleRoutes } from './rules/index.ts';
 import { siteDataRoutes } from './sites/dashboard-reads.ts';
 import { siteRoutes } from './sites/index.ts';
 import { targetRoutes } from './targets/index.ts';
@@ -35,6 +37,8 @@ export async function routes(app: FastifyInstance) {
   await app.register(targetRoutes);
   await app.register(deviceRoutes);
   await app.register(alertRoutes);
+  await app.register(ruleRoutes);
+  await app.register(maintenanceRoutes);
   await app.register(agentRoutes);
   await app.register(companyDataRoutes);
   await app.register(siteDataRoutes);

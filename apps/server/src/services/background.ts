@@ -14,8 +14,8 @@ export interface Background {
  * Starts the server's background work. On every node: writing the heartbeats it received, alert mail (its queue is
  * claimed with FOR UPDATE SKIP LOCKED and a lease, so nodes share it and never send a mail twice; no node waits for
  * a leader to fail over before mail goes out) and the simulator. On the leader only (one node at a time, taken over
- * within seconds when it dies): the connectivity watchdog, command deadlines, ticket forwarding and telemetry
- * upkeep (partitions and roll-ups).
+ * within seconds when it dies): the connectivity watchdog, command deadlines, ticket forwarding, telemetry
+ * upkeep (partitions and roll-ups) and the alert rule sweeps (services/alert-rules.ts).
  */
 export async function startBackground(
   app: FastifyInstance,
@@ -34,6 +34,8 @@ export async function startBackground(
       { name: 'command deadlines', start: () => app.commands.start() },
       // Tickets created on another node wait for the leader's next look at the queue (15 s at most).
       { name: 'ticket forwarding', start: () => startTicketForwarder(app) },
+      // for_s conditions without a new reading, no_sales, alerts whose maintenance window ended: every 10 s.
+      { name: 'alert rule sweeps', start: () => app.rules.start() },
       {
         name: 'telemetry upkeep',
         start: () =>

@@ -34,6 +34,9 @@ export function makeAlert(overrides: Partial<Alert> = {}): Alert {
     acknowledged_at: null,
     acknowledged_by: null,
     note: null,
+    rule_id: null,
+    silenced: false,
+    maintenance_id: null,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  boolean,
   doublePrecision,
   index,
   integer,
@@ -13,6 +14,7 @@ import {
   primaryKey,
   smallint,
   text,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { ts } from './columns.ts';
 
@@ -38,8 +40,18 @@ export const alerts = pgTable(
     acknowledgedBy: text('acknowledged_by'),
     acknowledgedById: integer('acknowledged_by_id'),
     note: text('note'),
+    /** The alert rule that raised it (event type 100), else null. */
+    ruleId: integer('rule_id'),
+    /** Raised while a maintenance window covered the terminal (docs/rules-and-maintenance.md). */
+    silenced: boolean('silenced').notNull().default(false),
+    maintenanceId: integer('maintenance_id'),
   },
   (t) => [
+    // One active alert per rule and terminal, whichever node fires it.
+    uniqueIndex('alerts_rule_active_uq')
+      .on(t.ruleId, t.terminalId)
+      .where(sql`state = 'active' and rule_id is not null`),
+    index('alerts_silenced_active_idx').on(t.maintenanceId).where(sql`silenced and state = 'active'`),
     index('alerts_agent_idx').on(t.agentId, t.id.desc()),
     // Active alerts: clearing (terminal, type), the widgets, the bell and the by-site view.
     index('alerts_active_terminal_idx').on(t.terminalId, t.eventType).where(sql`state = 'active'`),

@@ -22,10 +22,11 @@ import {
   UserPatchSchema,
 } from '@forecourt/contract/admin';
 import { ErrorBodySchema } from '@forecourt/contract/common';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HttpError, notFound } from '../../lib/errors.ts';
+import { sendPage } from '../../lib/paging.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
 import { parseId } from '../../plugins/scope.ts';
 import type { Actor } from '../../services/actor.ts';
@@ -63,24 +64,6 @@ export async function answer<T>(call: Promise<T>): Promise<T> {
     if (!(err instanceof DomainError)) throw err;
     throw new HttpError(STATUS[err.kind], err.errors, err.children ? { children: err.children } : {});
   }
-}
-
-/** Newest first; `X-Next-Cursor` and `Link: rel="next"` while the page is full (like the logs). */
-export function sendPage<T extends { id: number }>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  rows: T[],
-  limit: number,
-) {
-  const last = rows.at(-1);
-  if (last && rows.length >= limit) {
-    const [path, search = ''] = request.url.split('?');
-    const params = new URLSearchParams(search);
-    params.set('before', String(last.id));
-    reply.header('x-next-cursor', String(last.id));
-    reply.header('link', `<${path}?${params.toString()}>; rel="next"`);
-  }
-  return rows;
 }
 
 /** `:id` of an admin path: non-numeric → 404. */

@@ -8,6 +8,7 @@ import {
   AlertStateFilterSchema,
   EventTypeListSchema,
   ListAlertsQuerySchema,
+  SilencedFilterSchema,
 } from '@forecourt/contract/fleet';
 import { SCOPE_KINDS } from '@forecourt/contract/scope';
 import type { FastifyInstance } from 'fastify';
@@ -32,7 +33,7 @@ export async function alertRoutes(fastify: FastifyInstance) {
       tags: ['alerts'],
       summary: `Alerts of ${an(kind)}, newest first`,
       description:
-        '`limit_to` (default 100, max 1000), repeatable `event_type` (hardware issues: 1, 2, 12, 13, 14, 15), `state` (active|cleared), `acknowledged` (true|false), `sort` (newest|severity), `before` (cursor), `q` (search).',
+        '`limit_to` (default 100, max 1000), repeatable `event_type` (hardware issues: 1, 2, 12, 13, 14, 15; rules: 100), `state` (active|cleared), `acknowledged` (true|false), `silenced` (true|false: raised in a maintenance window), `sort` (newest|severity), `before` (cursor), `q` (search).',
       query: ListAlertsQuerySchema,
       response: z.array(AlertSchema),
       load: ({ scope, query }) =>
@@ -43,6 +44,7 @@ export async function alertRoutes(fastify: FastifyInstance) {
           q: query.q,
           state: query.state,
           acknowledged: query.acknowledged,
+          silenced: query.silenced,
           sort: query.sort,
         }),
     });
@@ -56,6 +58,9 @@ export async function alertRoutes(fastify: FastifyInstance) {
         event_type: EventTypeListSchema.optional(),
         state: AlertStateFilterSchema,
         acknowledged: AcknowledgedFilterSchema,
+        silenced: SilencedFilterSchema.describe(
+          'Alerts raised in a maintenance window are left out unless silenced=true (then only they are counted)',
+        ),
       }),
       response: AlertCountSchema,
       load: async ({ scope, query }) => ({
@@ -63,6 +68,7 @@ export async function alertRoutes(fastify: FastifyInstance) {
           eventTypes: query.event_type,
           state: query.state,
           acknowledged: query.acknowledged,
+          silenced: query.silenced,
         }),
       }),
     });

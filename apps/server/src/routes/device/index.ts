@@ -73,12 +73,16 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     'telemetry',
     TelemetryPointSchema,
     'Telemetry: battery, flash drive, temperatures, humidity, position',
-    (t, items, now) => app.repos.devices.insertTelemetry(t, items, now),
+    async (t, items, now) => {
+      const stored = await app.repos.devices.insertTelemetry(t, items, now);
+      await app.rules.telemetry(t, items, now);
+      return stored;
+    },
   );
   write(
     'events',
     DeviceEventSchema,
-    "Events: become alerts (hardware issues are types 1, 2, 12, 13, 14, 15). `{event_type, clear: true}` clears this terminal's active alerts of that type instead",
+    "Events: become alerts (hardware issues are types 1, 2, 12, 13, 14, 15; 100 is reserved for alert rules). `{event_type, clear: true}` clears this terminal's active alerts of that type instead",
     async (t, items, now) => {
       await app.repos.devices.insertEvents(t, items, now);
       return items.length;
@@ -91,7 +95,11 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     'transactions',
     DeviceTransactionSchema,
     'Fuel transactions (volume in litres and amount)',
-    (t, items) => app.repos.devices.insertTransactions(t, items),
+    async (t, items, now) => {
+      const stored = await app.repos.devices.insertTransactions(t, items);
+      await app.rules.transactions(t, items, now);
+      return stored;
+    },
   );
   write(
     'pumps/status',

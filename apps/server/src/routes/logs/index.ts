@@ -41,12 +41,16 @@ const alertCsv: CsvColumn<AlertEntry>[] = [
   ['acknowledged_at', (r) => r.acknowledged_at],
   ['acknowledged_by', (r) => r.acknowledged_by],
   ['note', (r) => r.note],
+  ['rule_id', (r) => r.rule_id],
+  ['silenced', (r) => r.silenced],
+  ['maintenance_id', (r) => r.maintenance_id],
 ];
 
 /** The alert lifecycle filters of an alert log query (docs/product.md#alert-lifecycle). */
-const lifecycle = (q: { state?: 'active' | 'cleared'; acknowledged?: boolean }) => ({
+const lifecycle = (q: { state?: 'active' | 'cleared'; acknowledged?: boolean; silenced?: boolean }) => ({
   state: q.state,
   acknowledged: q.acknowledged,
+  silenced: q.silenced,
 });
 
 /** The route of a log: `/api/site/:id/pump/status/log/`. */

@@ -35,7 +35,7 @@ export function NotificationsMenu() {
   // Not part of a dashboard's first view: asked for once its first reads have answered (lib/first-view-gate.ts).
   const gateOpen = useStore(firstViewGate);
   const query = useQuery({
-    ...alertQueries.list(scope, { limit_to: NOTIFICATION_COUNT, ...unacknowledged }),
+    ...alertQueries.list(scope, { limit_to: NOTIFICATION_COUNT, ...unacknowledged, silenced: false }),
     enabled: source !== null && gateOpen,
     refetchInterval: pollWhileStreamDown(NOTIFICATIONS_DELAY_MS),
   });

@@ -19,6 +19,8 @@ export interface AlertFilters {
   event_type?: readonly number[];
   state?: AlertState;
   acknowledged?: boolean;
+  /** false: leave out alerts raised in a maintenance window (the widgets and the bell); true: only those. */
+  silenced?: boolean;
   sort?: 'newest' | 'severity';
 }
 
@@ -28,6 +30,7 @@ const params = (f: AlertFilters) =>
     event_type: f.event_type?.slice(),
     state: f.state,
     acknowledged: f.acknowledged === undefined ? undefined : String(f.acknowledged),
+    silenced: f.silenced === undefined ? undefined : String(f.silenced),
     sort: f.sort,
   });
 

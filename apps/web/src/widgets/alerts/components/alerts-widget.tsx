@@ -67,7 +67,7 @@ export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
   const [view, setView] = useState<View>('flat');
   const bySite = canGroup && view === 'sites';
   const query = useQuery({
-    ...alertQueries.list(scope, { state: 'active', sort: 'severity' }),
+    ...alertQueries.list(scope, { state: 'active', silenced: false, sort: 'severity' }),
     enabled: valid && !bySite,
   });
   const sites = useQuery({ ...alertQueries.sites(scope), enabled: valid && bySite });

@@ -65,7 +65,12 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
   const siteId = scope.kind === 'site' ? scope.id : undefined;
   const { dateTime } = useDateWriters();
   const query = useQuery({
-    ...alertQueries.list(scope, { event_type: HARDWARE_EVENT_TYPES, state: 'active', sort: 'severity' }),
+    ...alertQueries.list(scope, {
+      event_type: HARDWARE_EVENT_TYPES,
+      state: 'active',
+      silenced: false,
+      sort: 'severity',
+    }),
     enabled: isValidScope(scope),
   });
   const rows = useMemo(

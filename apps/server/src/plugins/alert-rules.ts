@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { type AlertRules, createAlertRules } from '../services/alert-rules.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Alert rules at work (services/alert-rules.ts): evaluation as readings arrive, and the leader's sweep. What it
+     * remembers of the rules is dropped by every 'fleet' change (plugins/node-sync.ts).
+     */
+    rules: AlertRules;
+  }
+}
+
+export const alertRulesPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate(
+      'rules',
+      createAlertRules({
+        repo: app.repos.rules,
+        maintenance: app.repos.maintenance,
+        log: app.log.child({ service: 'alert-rules' }),
+      }),
+    );
+  },
+  { name: 'alert-rules' },
+);

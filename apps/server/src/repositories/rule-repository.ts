@@ -1,0 +1,676 @@
+import {
+  type AlertRule,
+  noSalesAlertText,
+  RULE_EVENT_TYPE,
+  type RuleOp,
+  type RuleSignal,
+  type RuleState,
+  ruleAlertText,
+} from '@forecourt/contract/alert-rules';
+import type { Severity } from '@forecourt/contract/events';
+import type { TelemetrySignal } from '@forecourt/contract/telemetry-history';
+import type { Database } from '../db/client.ts';
+import { queueAlertMailsSql } from './alert-sql.ts';
+import type { ChangeInput } from './change-repository.ts';
+import { iso, num, Params } from './read-scope.ts';
+import { targetReachesSql, visibleToSql } from './rule-sql.ts';
+import { type Tx, unitOfWork } from './unit-of-work.ts';
+
+/** Where a target's scope sits: copied onto the rule so reads by scope are column comparisons. */
+export interface Place {
+  agentId: number;
+  companyId: number | null;
+  siteId: number | null;
+}
+
+/** Who writes: recorded on the rule and in the audit log. */
+export interface RuleActor {
+  userId: number;
+  username: string;
+}
+
+/** What a caller reaches (the principal's scope). */
+export interface Visibility {
+  agentId: number | null;
+  companyIds: number[];
+  siteIds: number[];
+}
+
+export interface RuleRecord extends AlertRule {
+  place: Place;
+}
+
+/** A rule's fields as written. */
+export interface RuleFields {
+  name: string;
+  scopeKind: string;
+  scopeId: number;
+  tags: string[];
+  place: Place;
+  signal: RuleSignal;
+  op: RuleOp;
+  threshold: number;
+  forS: number;
+  clearThreshold: number | null;
+  severity: Severity;
+  enabled: boolean;
+}
+
+/** An enabled telemetry rule with its state for one terminal. */
+export interface RuleWithState {
+  id: number;
+  name: string;
+  signal: TelemetrySignal;
+  op: RuleOp;
+  threshold: number;
+  for_s: number;
+  clear_threshold: number | null;
+  severity: Severity;
+  state: RuleState;
+}
+
+/** The terminal a rule alert is raised at. */
+export interface AlertPlace {
+  id: number;
+  siteId: number;
+  companyId: number;
+  agentId: number;
+}
+
+/** A rule alert to raise. */
+export interface Firing {
+  ruleId: number;
+  severity: Severity;
+  text: string;
+  at: Date;
+}
+
+/** What one evaluation writes: new states, then the alerts raised and cleared, in order. */
+export interface RuleWrites {
+  states: Array<{ ruleId: number; state: RuleState; value: number | null }>;
+  actions: Array<({ kind: 'fire' } & Firing) | { kind: 'clear'; ruleId: number; at: Date }>;
+}
+
+interface DbRule {
+  id: number;
+  name: string;
+  scope_kind: string;
+  scope_id: number;
+  tags: string[];
+  agent_id: number;
+  company_id: number | null;
+  site_id: number | null;
+  signal: string;
+  op: string;
+  threshold: number;
+  for_s: number;
+  clear_threshold: number | null;
+  severity: string;
+  enabled: boolean;
+  created_by: string;
+  created_at: Date | string;
+}
+
+const COLS = `r.id, r.name, r.scope_kind, r.scope_id, r.tags, r.agent_id, r.company_id, r.site_id, r.signal, r.op,
+              r.threshold, r.for_s, r.clear_threshold, r.severity, r.enabled, r.created_by, r.created_at`;
+
+function toRule(r: DbRule): RuleRecord {
+  return {
+    id: num(r.id),
+    name: r.name,
+    target: { scope: { kind: r.scope_kind as 'agent', id: num(r.scope_id) }, tags: r.tags ?? [] },
+    signal: r.signal as RuleSignal,
+    op: r.op as RuleOp,
+    threshold: Number(r.threshold),
+    for_s: num(r.for_s),
+    clear_threshold: r.clear_threshold === null ? null : Number(r.clear_threshold),
+    severity: r.severity as Severity,
+    enabled: r.enabled,
+    created_by: r.created_by,
+    created_at: iso(r.created_at)!,
+    place: { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id },
+  };
+}
+
+/** The public shape of a rule (what the API answers and the audit records). */
+export const publicRule = ({ place: _, ...rule }: RuleRecord): AlertRule => rule;
+
+const placeChange = (kind: 'fleet' | 'alert', p: Place): ChangeInput => ({
+  kind,
+  agentId: p.agentId,
+  companyId: p.companyId,
+  siteId: p.siteId,
+});
+
+const ms = (v: Date | string | null) => (v === null ? null : new Date(v).getTime());
+
+/**
+ * Alert rules, their per-terminal state and the alerts they raise (docs/rules-and-maintenance.md). Writes are units
+ * of work with their audit entry and changes; the state of a rule and a terminal is locked while it is evaluated, so
+ * two nodes evaluating readings of one terminal at once fire once.
+ */
+export function createRuleRepository(database: Database) {
+  /** Clears the active alerts of a rule (all terminals), forgets its states; answers the places touched. */
+  async function clearRule(q: Tx, ruleId: number, now: Date): Promise<ChangeInput[]> {
+    const rows = await q<{ agent_id: number; company_id: number; site_id: number; terminal_id: number }>(
+      `update alerts set state = 'cleared', cleared_at = $2 where rule_id = $1 and state = 'active'
+       returning agent_id, company_id, site_id, terminal_id`,
+      [ruleId, now],
+    );
+    await q('delete from rule_states where rule_id = $1', [ruleId]);
+    return rows.map((r) => ({
+      kind: 'alert',
+      agentId: r.agent_id,
+      companyId: r.company_id,
+      siteId: r.site_id,
+      terminalId: r.terminal_id,
+    }));
+  }
+
+  /** Raises rule alerts at one terminal (one active per rule: a second is ignored), with their mails. */
+  async function raise(q: Tx, t: AlertPlace, fire: Firing[]): Promise<number> {
+    if (!fire.length) return 0;
+    const rows = await q(
+      `with raised as (
+         insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, severity, rule_id)
+         select $1::int, $2::int, $3::int, $4::int, ${RULE_EVENT_TYPE}, u.text, u.at, u.severity, u.rule_id
+           from unnest($5::text[], $6::timestamptz[], $7::text[], $8::int[]) as u(text, at, severity, rule_id)
+         on conflict (rule_id, terminal_id) where state = 'active' and rule_id is not null do nothing
+         returning id, site_id, company_id, agent_id, severity, silenced
+       ), mails as (
+         ${queueAlertMailsSql('raised')}
+       )
+       select id from raised`,
+      [
+        t.id,
+        t.siteId,
+        t.companyId,
+        t.agentId,
+        fire.map((f) => f.text),
+        fire.map((f) => f.at),
+        fire.map((f) => f.severity),
+        fire.map((f) => f.ruleId),
+      ],
+    );
+    return rows.length;
+  }
+
+  return {
+    async list(v: Visibility, page: { limit: number; before?: string }): Promise<RuleRecord[]> {
+      const p = new Params();
+      const where = [
+        'r.deleted_at is null',
+        visibleToSql('r', p.add(v.agentId), p.add(v.companyIds), p.add(v.siteIds)),
+      ];
+      if (page.before) where.push(`r.id < ${p.add(page.before)}::int`);
+      const rows = await database.query<DbRule>(
+        `select ${COLS} from alert_rules r where ${where.join(' and ')} order by r.id desc limit ${p.add(page.limit)}`,
+        p.values,
+      );
+      return rows.map(toRule);
+    },
+
+    /** A rule (not deleted) and whether `v` may read it; null when there is none. */
+    async byId(id: number, v: Visibility): Promise<{ rule: RuleRecord; visible: boolean } | null> {
+      const rows = await database.query<DbRule & { visible: boolean }>(
+        `select ${COLS}, ${visibleToSql('r', '$2', '$3', '$4')} as visible
+           from alert_rules r where r.id = $1 and r.deleted_at is null`,
+        [id, v.agentId, v.companyIds, v.siteIds],
+      );
+      const r = rows[0];
+      return r ? { rule: toRule(r), visible: r.visible } : null;
+    },
+
+    async create(actor: RuleActor, f: RuleFields): Promise<RuleRecord> {
+      return unitOfWork(database, async (q) => {
+        const rows = await q<DbRule>(
+          `insert into alert_rules as r (name, scope_kind, scope_id, tags, agent_id, company_id, site_id, signal, op,
+                                      threshold, for_s, clear_threshold, severity, enabled, created_by, created_by_id)
+           values ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+           returning ${COLS}`,
+          [
+            f.name,
+            f.scopeKind,
+            f.scopeId,
+            f.tags,
+            f.place.agentId,
+            f.place.companyId,
+            f.place.siteId,
+            f.signal,
+            f.op,
+            f.threshold,
+            f.forS,
+            f.clearThreshold,
+            f.severity,
+            f.enabled,
+            actor.username,
+            actor.userId,
+          ],
+        );
+        const rule = toRule(rows[0]!);
+        await q.audit({
+          userId: actor.userId,
+          username: actor.username,
+          agentId: rule.place.agentId,
+          action: 'create',
+          entity: 'alert_rule',
+          entityId: rule.id,
+          before: null,
+          after: publicRule(rule),
+        });
+        await q.changed(placeChange('fleet', rule.place));
+        return rule;
+      });
+    },
+
+    /**
+     * Writes a rule's new fields. A rule that stops being enabled, or whose condition or target changes, clears its
+     * active alerts and starts again from the next reading.
+     */
+    async update(actor: RuleActor, before: RuleRecord, f: RuleFields, now: Date): Promise<RuleRecord> {
+      return unitOfWork(database, async (q) => {
+        const rows = await q<DbRule>(
+          `update alert_rules r set name = $2, scope_kind = $3, scope_id = $4, tags = $5::text[], agent_id = $6,
+                  company_id = $7, site_id = $8, signal = $9, op = $10, threshold = $11, for_s = $12,
+                  clear_threshold = $13, severity = $14, enabled = $15
+            where r.id = $1 and r.deleted_at is null
+            returning ${COLS}`,
+          [
+            before.id,
+            f.name,
+            f.scopeKind,
+            f.scopeId,
+            f.tags,
+            f.place.agentId,
+            f.place.companyId,
+            f.place.siteId,
+            f.signal,
+            f.op,
+            f.threshold,
+            f.forS,
+            f.clearThreshold,
+            f.severity,
+            f.enabled,
+          ],
+        );
+        const rule = toRule(rows[0]!);
+        const rearmed =
+          !rule.enabled ||
+          JSON.stringify([before.target, before.signal, before.op, before.threshold, before.for_s]) !==
+            JSON.stringify([rule.target, rule.signal, rule.op, rule.threshold, rule.for_s]) ||
+          before.clear_threshold !== rule.clear_threshold;
+        const changes: ChangeInput[] = [placeChange('fleet', before.place), placeChange('fleet', rule.place)];
+        if (rearmed) changes.push(...(await clearRule(q, rule.id, now)));
+        await q.audit({
+          userId: actor.userId,
+          username: actor.username,
+          agentId: rule.place.agentId,
+          action: 'update',
+          entity: 'alert_rule',
+          entityId: rule.id,
+          before: publicRule(before),
+          after: publicRule(rule),
+        });
+        await q.changed(changes);
+        return rule;
+      });
+    },
+
+    /** Deletes a rule: it leaves every list, its active alerts clear (the logs keep them). */
+    async remove(actor: RuleActor, before: RuleRecord, now: Date): Promise<void> {
+      await unitOfWork(database, async (q) => {
+        await q('update alert_rules set deleted_at = $2, enabled = false where id = $1', [before.id, now]);
+        const changes = [placeChange('fleet', before.place), ...(await clearRule(q, before.id, now))];
+        await q.audit({
+          userId: actor.userId,
+          username: actor.username,
+          agentId: before.place.agentId,
+          action: 'delete',
+          entity: 'alert_rule',
+          entityId: before.id,
+          before: publicRule(before),
+          after: null,
+        });
+        await q.changed(changes);
+      });
+    },
+
+    /** The signals of the enabled telemetry rules (a terminal's readings are evaluated only for these). */
+    async enabledSignals(): Promise<Set<string>> {
+      const rows = await database.query<{ signal: string }>(
+        `select distinct signal from alert_rules where enabled and deleted_at is null and signal <> 'no_sales'`,
+      );
+      return new Set(rows.map((r) => r.signal));
+    },
+
+    /**
+     * The enabled telemetry rules reaching a terminal for these signals, with their state for it (not locked: a
+     * first look, to skip the transaction when nothing would change).
+     */
+    async rulesFor(terminalId: number, signals: readonly string[]): Promise<RuleWithState[]> {
+      return loadRules((sql, params) => database.query(sql, params), terminalId, signals, null);
+    },
+
+    /**
+     * Evaluates readings of one terminal under lock: `decide` gets the rules with their locked states and answers
+     * the writes, which commit together (states, raised and cleared alerts, the 'alert' change).
+     */
+    async evaluate(
+      t: AlertPlace,
+      ruleIds: number[],
+      signals: readonly string[],
+      decide: (rules: RuleWithState[]) => RuleWrites,
+    ): Promise<{ raised: number; cleared: number }> {
+      return unitOfWork(database, async (q) => {
+        await q(
+          `insert into rule_states (terminal_id, rule_id) select $1, unnest($2::int[]) order by 2
+           on conflict do nothing`,
+          [t.id, ruleIds],
+        );
+        const rules = await loadRules(q, t.id, signals, ruleIds);
+        const w = decide(rules);
+        if (w.states.length) {
+          await q(
+            `update rule_states s set pending_since = u.pending_since, firing = u.firing, last_at = u.last_at,
+                    last_value = coalesce(u.value, s.last_value)
+               from unnest($2::int[], $3::timestamptz[], $4::boolean[], $5::timestamptz[], $6::float8[])
+                    as u(rule_id, pending_since, firing, last_at, value)
+              where s.terminal_id = $1 and s.rule_id = u.rule_id`,
+            [
+              t.id,
+              w.states.map((s) => s.ruleId),
+              w.states.map((s) => (s.state.pendingSince === null ? null : new Date(s.state.pendingSince))),
+              w.states.map((s) => s.state.firing),
+              w.states.map((s) => (s.state.lastAt === null ? null : new Date(s.state.lastAt))),
+              w.states.map((s) => s.value),
+            ],
+          );
+        }
+        let cleared = 0;
+        let raised = 0;
+        for (const a of w.actions) {
+          if (a.kind === 'fire') {
+            raised += await raise(q, t, [a]);
+            continue;
+          }
+          const rows = await q(
+            `update alerts set state = 'cleared', cleared_at = $3
+              where rule_id = $1 and terminal_id = $2 and state = 'active' returning id`,
+            [a.ruleId, t.id, a.at],
+          );
+          cleared += rows.length;
+        }
+        if (raised + cleared > 0)
+          await q.changed({
+            kind: 'alert',
+            agentId: t.agentId,
+            companyId: t.companyId,
+            siteId: t.siteId,
+            terminalId: t.id,
+          });
+        return { raised, cleared };
+      });
+    },
+
+    /**
+     * Fires the telemetry rules whose condition has held `for_s` since a reading that did not yet fire them (the
+     * sweep: "whichever comes first, the next reading or the sweep"). Answers how many fired.
+     */
+    async fireDue(now: Date): Promise<number> {
+      return unitOfWork(database, async (q) => {
+        const due = await q<
+          DbRule & {
+            terminal_id: number;
+            t_site_id: number;
+            t_company_id: number;
+            t_agent_id: number;
+            last_value: number | null;
+          }
+        >(
+          `select ${COLS}, s.terminal_id, s.last_value, t.site_id as t_site_id, t.company_id as t_company_id,
+                  t.agent_id as t_agent_id
+             from rule_states s
+             join alert_rules r on r.id = s.rule_id
+             join terminals t on t.id = s.terminal_id
+            where s.pending_since is not null and not s.firing and r.enabled and r.deleted_at is null
+              and r.signal <> 'no_sales' and s.pending_since + make_interval(secs => r.for_s) <= $1
+              and ${targetReachesSql('r', 't')}
+            order by s.terminal_id, s.rule_id
+            limit 1000
+              for update of s skip locked`,
+          [now],
+        );
+        let fired = 0;
+        const changes: ChangeInput[] = [];
+        for (const d of due) {
+          const rule = toRule(d);
+          await q('update rule_states set firing = true where terminal_id = $1 and rule_id = $2', [
+            d.terminal_id,
+            rule.id,
+          ]);
+          const place = {
+            id: d.terminal_id,
+            siteId: d.t_site_id,
+            companyId: d.t_company_id,
+            agentId: d.t_agent_id,
+          };
+          const text = ruleAlertText(
+            { ...rule, signal: rule.signal as TelemetrySignal },
+            Number(d.last_value ?? rule.threshold),
+          );
+          const n = await raise(q, place, [{ ruleId: rule.id, severity: rule.severity, text, at: now }]);
+          fired += n;
+          if (n)
+            changes.push({
+              kind: 'alert',
+              agentId: place.agentId,
+              companyId: place.companyId,
+              siteId: place.siteId,
+              terminalId: place.id,
+            });
+        }
+        await q.changed(changes);
+        return fired;
+      });
+    },
+
+    /**
+     * A terminal sold: its transactions are rolled up by local hour of its site, its last sale moves on, and its
+     * active `no_sales` alerts clear.
+     */
+    async recordSales(t: AlertPlace, ats: Date[], now: Date): Promise<number> {
+      if (!ats.length) return 0;
+      return unitOfWork(database, async (q) => {
+        await q(
+          `insert into sales_hours (terminal_id, local_hour, n)
+           select $1::int, date_trunc('hour', u.at at time zone s.timezone), count(*)
+             from unnest($3::timestamptz[]) as u(at), sites s
+            where s.id = $2
+            group by 2
+            order by 2
+           on conflict (terminal_id, local_hour) do update set n = sales_hours.n + excluded.n`,
+          [t.id, t.siteId, ats],
+        );
+        const last = new Date(Math.max(...ats.map((a) => a.getTime())));
+        await q(
+          `insert into sales_terminals (terminal_id, last_at) values ($1, $2)
+           on conflict (terminal_id) do update
+             set last_at = greatest(coalesce(sales_terminals.last_at, '-infinity'::timestamptz), excluded.last_at)`,
+          [t.id, last],
+        );
+        const cleared = await q(
+          `with c as (
+             update alerts a set state = 'cleared', cleared_at = $2
+              where a.terminal_id = $1 and a.state = 'active' and a.event_type = ${RULE_EVENT_TYPE}
+                and a.rule_id in (select id from alert_rules where signal = 'no_sales')
+             returning a.rule_id
+           ), s as (
+             update rule_states s set firing = false from c where s.terminal_id = $1 and s.rule_id = c.rule_id
+           )
+           select rule_id from c`,
+          [t.id, now],
+        );
+        if (cleared.length)
+          await q.changed({
+            kind: 'alert',
+            agentId: t.agentId,
+            companyId: t.companyId,
+            siteId: t.siteId,
+            terminalId: t.id,
+          });
+        return cleared.length;
+      });
+    },
+
+    /**
+     * The `no_sales` sweep: refreshes the baseline of every terminal whose local hour has turned (the same hour of
+     * the four previous weeks, averaged), then fires the enabled `no_sales` rules for the terminals they reach that
+     * usually sell at this hour and have not sold for `for_s`. Answers how many fired.
+     */
+    async sweepNoSales(now: Date): Promise<number> {
+      const any = await database.query(
+        `select 1 from alert_rules where enabled and deleted_at is null and signal = 'no_sales' limit 1`,
+      );
+      if (!any.length) return 0;
+      await database.query(
+        `with cur as (
+           select st.terminal_id, date_trunc('hour', $1::timestamptz at time zone s.timezone) as hour
+             from sales_terminals st join terminals t on t.id = st.terminal_id join sites s on s.id = t.site_id
+            where t.decommissioned_at is null
+         ), fresh as (
+           select cur.terminal_id, cur.hour,
+                  (select coalesce(sum(h.n), 0) / 4.0 from sales_hours h
+                    where h.terminal_id = cur.terminal_id
+                      and h.local_hour in (cur.hour - interval '7 days', cur.hour - interval '14 days',
+                                           cur.hour - interval '21 days', cur.hour - interval '28 days')) as baseline
+             from cur join sales_terminals st on st.terminal_id = cur.terminal_id
+            where st.baseline_hour is distinct from cur.hour
+         )
+         update sales_terminals st set baseline_hour = fresh.hour, baseline = fresh.baseline
+           from fresh where st.terminal_id = fresh.terminal_id`,
+        [now],
+      );
+      return unitOfWork(database, async (q) => {
+        const due = await q<
+          DbRule & {
+            terminal_id: number;
+            t_site_id: number;
+            t_company_id: number;
+            t_agent_id: number;
+            last_sale: Date | string | null;
+            baseline: number;
+          }
+        >(
+          `select ${COLS}, t.id as terminal_id, t.site_id as t_site_id, t.company_id as t_company_id,
+                  t.agent_id as t_agent_id, st.last_at as last_sale, st.baseline
+             from alert_rules r
+             join terminals t on ${targetReachesSql('r', 't')}
+             join sites s on s.id = t.site_id
+             join sales_terminals st on st.terminal_id = t.id
+             left join rule_states rs on rs.rule_id = r.id and rs.terminal_id = t.id
+            where r.enabled and r.deleted_at is null and r.signal = 'no_sales'
+              and st.baseline_hour = date_trunc('hour', $1::timestamptz at time zone s.timezone)
+              and st.baseline >= r.threshold
+              and coalesce(st.last_at, '-infinity'::timestamptz) <= $1::timestamptz - make_interval(secs => r.for_s)
+              and not coalesce(rs.firing, false)
+            order by t.id, r.id
+            limit 5000`,
+          [now],
+        );
+        if (!due.length) return 0;
+        await q(
+          `insert into rule_states (terminal_id, rule_id, firing, last_at)
+           select u.t, u.r, true, $3 from unnest($1::int[], $2::int[]) as u(t, r)
+           on conflict (terminal_id, rule_id) do update set firing = true, last_at = excluded.last_at`,
+          [due.map((d) => d.terminal_id), due.map((d) => d.id), now],
+        );
+        let fired = 0;
+        const changes: ChangeInput[] = [];
+        for (const d of due) {
+          const rule = toRule(d);
+          const since = d.last_sale === null ? null : ms(d.last_sale)!;
+          const minutes = since === null ? rule.for_s / 60 : (now.getTime() - since) / 60_000;
+          const place = {
+            id: d.terminal_id,
+            siteId: d.t_site_id,
+            companyId: d.t_company_id,
+            agentId: d.t_agent_id,
+          };
+          const n = await raise(q, place, [
+            {
+              ruleId: rule.id,
+              severity: rule.severity,
+              text: noSalesAlertText(rule.name, minutes, Number(d.baseline)),
+              at: now,
+            },
+          ]);
+          fired += n;
+          if (n)
+            changes.push({
+              kind: 'alert',
+              agentId: place.agentId,
+              companyId: place.companyId,
+              siteId: place.siteId,
+              terminalId: place.id,
+            });
+        }
+        await q.changed(changes);
+        return fired;
+      });
+    },
+  };
+}
+export type RuleRepository = ReturnType<typeof createRuleRepository>;
+
+type Runner = <T>(sql: string, params?: unknown[]) => Promise<T[]>;
+
+async function loadRules(
+  q: Runner,
+  terminalId: number,
+  signals: readonly string[],
+  lockIds: number[] | null,
+): Promise<RuleWithState[]> {
+  const rows = await q<{
+    id: number;
+    name: string;
+    signal: string;
+    op: string;
+    threshold: number;
+    for_s: number;
+    clear_threshold: number | null;
+    severity: string;
+    pending_since: Date | string | null;
+    firing: boolean | null;
+    last_at: Date | string | null;
+  }>(
+    lockIds
+      ? `select r.id, r.name, r.signal, r.op, r.threshold, r.for_s, r.clear_threshold, r.severity,
+                s.pending_since, s.firing, s.last_at
+           from rule_states s
+           join alert_rules r on r.id = s.rule_id
+           join terminals t on t.id = s.terminal_id
+          where s.terminal_id = $1 and s.rule_id = any($3::int[]) and r.signal = any($2::text[])
+            and r.enabled and r.deleted_at is null and ${targetReachesSql('r', 't')}
+          order by s.rule_id
+            for update of s`
+      : `select r.id, r.name, r.signal, r.op, r.threshold, r.for_s, r.clear_threshold, r.severity,
+                s.pending_since, s.firing, s.last_at
+           from alert_rules r
+           join terminals t on t.id = $1
+           left join rule_states s on s.terminal_id = t.id and s.rule_id = r.id
+          where r.enabled and r.deleted_at is null and r.signal = any($2::text[]) and ${targetReachesSql('r', 't')}
+          order by r.id`,
+    lockIds ? [terminalId, signals, lockIds] : [terminalId, signals],
+  );
+  return rows.map((r) => ({
+    id: num(r.id),
+    name: r.name,
+    signal: r.signal as TelemetrySignal,
+    op: r.op as RuleOp,
+    threshold: Number(r.threshold),
+    for_s: num(r.for_s),
+    clear_threshold: r.clear_threshold === null ? null : Number(r.clear_threshold),
+    severity: r.severity as Severity,
+    state: { pendingSince: ms(r.pending_since), firing: r.firing ?? false, lastAt: ms(r.last_at) },
+  }));
+}

@@ -1,0 +1,161 @@
+import { type RuleState, ruleAlertText, stepRule } from '@forecourt/contract/alert-rules';
+import type { DeviceTransaction, TelemetryPoint } from '@forecourt/contract/device';
+import { TELEMETRY_SIGNALS, type TelemetrySignal } from '@forecourt/contract/telemetry-history';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MaintenanceRepository } from '../repositories/maintenance-repository.ts';
+import type {
+  AlertPlace,
+  RuleRepository,
+  RuleWithState,
+  RuleWrites,
+} from '../repositories/rule-repository.ts';
+
+export interface AlertRulesOptions {
+  repo: RuleRepository;
+  maintenance: MaintenanceRepository;
+  log: FastifyBaseLogger;
+  /** How often the leader sweeps (ms): `for_s` conditions, `no_sales`, ended maintenance windows. */
+  sweepMs?: number;
+}
+
+type Reading = { value: number; at: number };
+
+const sameState = (a: RuleState, b: RuleState) => a.pendingSince === b.pendingSince && a.firing === b.firing;
+
+/**
+ * What a terminal's readings do to its rules (docs/rules-and-maintenance.md): each rule's readings of its signal,
+ * oldest first, through `stepRule`. Answers the states that changed (a reading that only moves the clock changes
+ * nothing stored) and the alerts to raise and clear, in order.
+ */
+export function decideRules(rules: RuleWithState[], readings: Map<TelemetrySignal, Reading[]>): RuleWrites {
+  const out: RuleWrites = { states: [], actions: [] };
+  for (const rule of rules) {
+    let state = rule.state;
+    let value: number | null = null;
+    for (const r of readings.get(rule.signal) ?? []) {
+      const next = stepRule(rule, state, r);
+      if (!sameState(next.state, state)) value = r.value;
+      state = next.state;
+      if (next.step.kind === 'fire')
+        out.actions.push({
+          kind: 'fire',
+          ruleId: rule.id,
+          severity: rule.severity,
+          text: ruleAlertText(rule, next.step.value),
+          at: new Date(next.step.at),
+        });
+      else if (next.step.kind === 'clear')
+        out.actions.push({ kind: 'clear', ruleId: rule.id, at: new Date(next.step.at) });
+    }
+    if (!sameState(state, rule.state)) out.states.push({ ruleId: rule.id, state, value });
+  }
+  return out;
+}
+
+/**
+ * Alert rules at work: telemetry evaluated as it arrives on whichever node receives it, sales rolled up as they
+ * arrive, and the leader's sweep (conditions that have held `for_s` without a new reading, `no_sales`, alerts whose
+ * maintenance window has ended). Rule state lives in PostgreSQL, locked per rule and terminal while it changes.
+ */
+export function createAlertRules(opts: AlertRulesOptions) {
+  const { repo, log } = opts;
+  /** The signals of the enabled telemetry rules: dropped on every fleet change (a rule written on any node). */
+  let signals: Promise<Set<string>> | null = null;
+  let sweeping: Promise<unknown> | null = null;
+
+  const service = {
+    /** Forgets what this node knows of the rules (the change feed calls it on 'fleet' changes). */
+    forget() {
+      signals = null;
+    },
+
+    /**
+     * Evaluates a terminal's freshly stored readings. Never throws: the readings are stored, and a failure here is
+     * logged (a `for_s` condition is picked up again by the sweep, the others by the next reading).
+     */
+    async telemetry(t: AlertPlace, points: readonly TelemetryPoint[], now: Date): Promise<void> {
+      try {
+        const p = signals ?? repo.enabledSignals();
+        signals = p;
+        const active = await p.catch((err) => {
+          if (signals === p) signals = null;
+          throw err;
+        });
+        if (!active.size) return;
+        const readings = new Map<TelemetrySignal, Reading[]>();
+        for (const s of TELEMETRY_SIGNALS) {
+          if (!active.has(s)) continue;
+          const list: Reading[] = [];
+          for (const point of points) {
+            const v = point[s];
+            if (v !== undefined) list.push({ value: v, at: point.at ? Date.parse(point.at) : now.getTime() });
+          }
+          if (list.length)
+            readings.set(
+              s,
+              list.sort((a, b) => a.at - b.at),
+            );
+        }
+        if (!readings.size) return;
+        const present = [...readings.keys()];
+        const rules = await repo.rulesFor(t.id, present);
+        if (!rules.length) return;
+        const first = decideRules(rules, readings);
+        if (!first.states.length && !first.actions.length) return;
+        await repo.evaluate(
+          t,
+          rules.map((r) => r.id),
+          present,
+          (locked) => decideRules(locked, readings),
+        );
+      } catch (err) {
+        log.warn({ err, terminal: t.id }, 'alert rules not evaluated for these readings');
+      }
+    },
+
+    /** Rolls up a terminal's freshly stored transactions; a sale clears its `no_sales` alerts. Never throws. */
+    async transactions(t: AlertPlace, txs: readonly DeviceTransaction[], now: Date): Promise<void> {
+      try {
+        await repo.recordSales(
+          t,
+          txs.map((x) => new Date(x.at)),
+          now,
+        );
+      } catch (err) {
+        log.warn({ err, terminal: t.id }, 'sales not rolled up for these transactions');
+      }
+    },
+
+    /** One sweep as of `now`: answers what it did. */
+    async sweep(now: Date = new Date()) {
+      while (sweeping) await sweeping.catch(() => {});
+      const run = (async () => {
+        const fired = await repo.fireDue(now);
+        const noSales = await repo.sweepNoSales(now);
+        const released = await opts.maintenance.release(now);
+        return { fired, noSales, released };
+      })();
+      sweeping = run;
+      try {
+        return await run;
+      } finally {
+        sweeping = null;
+      }
+    },
+
+    /** The leader's job: sweeps every `sweepMs` (default 10 s); answers its stop function. */
+    start(): () => Promise<void> {
+      const timer = setInterval(() => {
+        if (sweeping) return;
+        service.sweep().catch((err) => log.error({ err }, 'alert rule sweep failed'));
+      }, opts.sweepMs ?? 10_000);
+      timer.unref();
+      return async () => {
+        clearInterval(timer);
+        await sweeping?.catch(() => {});
+      };
+    },
+  };
+  return service;
+}
+export type AlertRules = ReturnType<typeof createAlertRules>;
