@@ -310,8 +310,10 @@ export function createFleetReadRepository(database: Database) {
         company_id: number;
         card_acceptor_name: string;
         terminal_no: string;
+        terminal_id: number;
       }>(
-        `select x.id, x.reading, x.created_at, x.site_id, x.company_id, t.card_acceptor_name, t.terminal_no
+        `select x.id, x.reading, x.created_at, x.site_id, x.company_id, t.card_acceptor_name, t.terminal_no,
+                x.terminal_id
            from shocks x join terminals t on t.id = x.terminal_id
           where x.site_id = $1
           order by x.id desc
@@ -322,7 +324,12 @@ export function createFleetReadRepository(database: Database) {
         id: num(r.id),
         reading: Number(r.reading),
         created_at: iso(r.created_at)!,
-        terminal: { site: r.site_id, card_acceptor_name: r.card_acceptor_name, terminal_id: r.terminal_no },
+        terminal: {
+          site: r.site_id,
+          card_acceptor_name: r.card_acceptor_name,
+          terminal_id: r.terminal_no,
+          id: r.terminal_id,
+        },
         company_id: r.company_id,
       }));
     },

@@ -240,12 +240,13 @@ export function createLogRepository(database: Database) {
         company_id: number;
         card_acceptor_name: string;
         terminal_no: string;
+        terminal_id: number;
         site_title: string;
         site_number: string;
         timezone: string;
       }>(
         `select x.id, x.reading, x.created_at, x.site_id, x.company_id, t.card_acceptor_name, t.terminal_no,
-                s.title as site_title, s.number as site_number, s.timezone
+                x.terminal_id, s.title as site_title, s.number as site_number, s.timezone
            from shocks x join terminals t on t.id = x.terminal_id join sites s on s.id = x.site_id
           where ${where.join(' and ')}
           order by x.id desc
@@ -257,7 +258,12 @@ export function createLogRepository(database: Database) {
         cursor: String(r.id),
         reading: Number(r.reading),
         created_at: iso(r.created_at)!,
-        terminal: { site: r.site_id, card_acceptor_name: r.card_acceptor_name, terminal_id: r.terminal_no },
+        terminal: {
+          site: r.site_id,
+          card_acceptor_name: r.card_acceptor_name,
+          terminal_id: r.terminal_no,
+          id: r.terminal_id,
+        },
         company_id: r.company_id,
         site_title: r.site_title,
         site_number: r.site_number,
