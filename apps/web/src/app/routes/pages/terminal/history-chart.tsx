@@ -143,6 +143,13 @@ export function HistoryChart(props: HistoryChartProps) {
       minute: '2-digit',
       hourCycle: 'h23',
     });
+    const hours = new Intl.DateTimeFormat(locale, {
+      timeZone: zone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    const days = new Intl.DateTimeFormat(locale, { timeZone: zone, day: 'numeric', month: 'short' });
     const withUnit = (v: number | null | undefined) =>
       v === null || v === undefined
         ? '-'
@@ -181,7 +188,15 @@ export function HistoryChart(props: HistoryChartProps) {
           ? { range: (_u, _min, max) => [0, Math.max(100, max ?? 100)] }
           : { range: (_u, min, max) => uPlot.rangeNum(min ?? 0, max ?? 1, 0.1, true) },
       },
-      axes: [axis(), axis({ size: 56, values: (_u, splits) => splits.map((v) => withUnit(v)) })],
+      axes: [
+        // Ticks in the page's language and the site's zone: hours within a day, days beyond.
+        axis({
+          space: 56,
+          values: (_u, splits, _axis, _space, incr) =>
+            splits.map((v) => (incr < 86_400 ? hours : days).format(v * 1000)),
+        }),
+        axis({ size: 56, values: (_u, splits) => splits.map((v) => withUnit(v)) }),
+      ],
       cursor: { drag: { x: true, y: false, setScale: false } },
       legend: { show: true, live: true },
       tzDate: zone ? (ts) => uPlot.tzDate(new Date(ts * 1000), zone) : undefined,
