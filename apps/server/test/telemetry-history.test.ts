@@ -262,7 +262,7 @@ describe.skipIf(postgresUnavailable)('terminal telemetry history', () => {
     expectBuckets(again.points, long.points);
   });
 
-  it("answers a reading the terminal has just posted, though the same range was read a moment before", async () => {
+  it('answers a reading the terminal has just posted, though the same range was read a moment before', async () => {
     const device = await provisionDevice(t, agent, f.plainTerminalId);
     // A range that starts a minute ago and ends now: the address a live chart asks again after each reading.
     const q = `signal=flash_left&from=${new Date(Date.now() - MINUTE).toISOString()}&points=2000`;
