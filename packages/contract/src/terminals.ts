@@ -39,7 +39,7 @@ export const ShockSchema = z.object({
     site: z.number().int().describe('Site id'),
     card_acceptor_name: z.string().describe("'{site name}/{city}'"),
     terminal_id: z.string(),
-    id: z.number().int().optional().describe('Terminal row id, as in /api/terminal/{id}/'),
+    id: z.number().int().optional(),
   }),
   company_id: z.number().int().optional(),
 });
