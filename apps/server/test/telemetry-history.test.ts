@@ -2,7 +2,7 @@ import { ErrorBodySchema } from '@forecourt/contract/common';
 import { type TelemetryBucket, TelemetryHistorySchema } from '@forecourt/contract/telemetry-history';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTelemetryHistory } from '../src/services/telemetry-history.ts';
-import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
+import { deviceCall, type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 
 const HOUR = 3_600_000;
@@ -260,6 +260,16 @@ describe.skipIf(postgresUnavailable)('terminal telemetry history', () => {
     });
     expect(again.step_s).toBe(long.step_s);
     expectBuckets(again.points, long.points);
+  });
+
+  it('answers a reading the terminal has just posted, though the same range was read a moment before', async () => {
+    const device = await provisionDevice(t, agent, f.plainTerminalId);
+    // A range that starts a minute ago and ends now: the address a live chart asks again after each reading.
+    const q = `signal=flash_left&from=${new Date(Date.now() - MINUTE).toISOString()}&points=2000`;
+    expect((await chart(q)).points).toEqual([]);
+    const res = await deviceCall(t, device, 'POST', 'telemetry', { flash_left: 42.5 });
+    expect(res.statusCode, res.body).toBe(202);
+    expect((await chart(q)).points.map((p) => [p.avg, p.n])).toEqual([[42.5, 1]]);
   });
 
   it('defaults to the last 24 hours and 500 points', async () => {

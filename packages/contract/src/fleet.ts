@@ -78,6 +78,7 @@ export const AlertSchema = z.object({
   site_name: z.string(),
   site_id: z.number().int().optional(),
   company_id: z.number().int().optional(),
+  terminal_id: z.number().int().optional(),
   cursor: z.string().optional(),
   severity: SeveritySchema.describe("From the event type's entry in the catalogue (docs/event-types.md)"),
   state: AlertStateSchema.describe(

@@ -40,6 +40,7 @@ export const ShockSchema = z.object({
     site: z.number().int().describe('Site id'),
     card_acceptor_name: z.string().describe("'{site name}/{city}'"),
     terminal_id: z.string(),
+    id: z.number().int().optional(),
   }),
   company_id: z.number().int().optional(),
 });

@@ -69,10 +69,18 @@ function pathParams(url: string): string[] {
   return [...url.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
 }
 
-/** The snapshot key: scope first (so writes can drop a scope by prefix), then the route and the parsed query. */
+/**
+ * The snapshot key: scope first (so writes can drop a scope by prefix), then the route and the parsed query. A
+ * terminal's reads are kept under its site: a change names its site, so the terminal's readings, written a moment
+ * ago, are never answered from a snapshot made before them.
+ */
 function snapshotKey(request: FastifyRequest, extra = ''): string {
   const t = request.target!;
-  return `${t.kind}:${t.id}|${request.routeOptions.url}|${queryKey(request.query)}${extra}`;
+  const scope =
+    t.kind === 'terminal' && t.location.siteId !== null
+      ? `site:${t.location.siteId}|terminal:${t.id}`
+      : `${t.kind}:${t.id}`;
+  return `${scope}|${request.routeOptions.url}|${queryKey(request.query)}${extra}`;
 }
 
 function scopeOf(request: FastifyRequest): ReadScope {

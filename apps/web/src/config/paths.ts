@@ -13,6 +13,8 @@ export const paths = {
   agentDashboardFor: (agentId: number) => `/agent/${agentId}/dashboard`,
   companyDashboard: (companyId: number) => `/company/${companyId}/dashboard`,
   siteDashboard: (companyId: number, siteId: number) => `/company/${companyId}/site/${siteId}/dashboard`,
+  /** One terminal's page: details, charts of its readings, its recent alerts and commands. */
+  terminal: (siteId: number, terminalId: number) => `/site/${siteId}/terminal/${terminalId}`,
   profile: '/profile',
   uiFeatures: (page: string) => `/pages/ui-features/${page}`,
   admin: (page: AdminPage) => `/admin/${page}`,

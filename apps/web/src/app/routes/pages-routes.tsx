@@ -17,6 +17,9 @@ export const pagesRoutes: RouteObject[] = [
   ),
   lazyPage('profile', () => import('./pages/profile/profile-page.tsx')),
 
+  // One terminal: details, charts of its readings, recent alerts and commands
+  lazyPage('site/:siteId/terminal/:terminalId', () => import('./pages/terminal/terminal-page.tsx')),
+
   // Administration (agents only)
   lazyPage('admin/companies', () => import('./pages/admin/companies-page.tsx')),
   lazyPage('admin/sites', () => import('./pages/admin/sites-page.tsx')),

@@ -9,6 +9,7 @@ import { mapTerminalQueries } from './map-terminals.ts';
 import { CHANGE_KINDS, type FleetChange, queriesTouchedBy } from './queries-touched-by.ts';
 import { QUERY_ROOTS, scopedKey } from './query-keys.ts';
 import { siteQueries } from './sites.ts';
+import { telemetryQueries } from './telemetry-history.ts';
 import { timeZoneQueries } from './time-zones.ts';
 
 const agent = { kind: 'agent', id: 7 } as const;
@@ -53,6 +54,15 @@ const KEYS: Record<string, QueryKey> = {
   'terminal timeline': commandQueries.timeline('terminal', 1001).queryKey,
   'other terminal timeline': commandQueries.timeline('terminal', 1002).queryKey,
   'watched command': commandQueries.detail(501).queryKey,
+  'chart tail': telemetryQueries.tail(1001, 'battery_life', '2026-11-27T10:00:00.000Z').queryKey,
+  'other terminal chart tail': telemetryQueries.tail(1002, 'battery_life', '2026-11-27T10:00:00.000Z')
+    .queryKey,
+  'chart range': telemetryQueries.range(
+    1001,
+    'battery_life',
+    '2026-11-26T10:00:00.000Z',
+    '2026-11-27T10:00:00.000Z',
+  ).queryKey,
 };
 
 Object.assign(KEYS, {
@@ -102,10 +112,11 @@ describe('queriesTouchedBy', () => {
     ]);
   });
 
-  it('telemetry refreshes the readings of its own site and their logs', async () => {
+  it("telemetry refreshes the readings of its own site, their logs and its terminal's chart tails, not their ranges", async () => {
     expect(await refreshed({ kind: 'telemetry', ...at, terminalId: 1001 })).toEqual([
       'battery log site',
       'battery site',
+      'chart tail',
       'environment site',
     ]);
   });
@@ -173,7 +184,14 @@ describe('queriesTouchedBy', () => {
 
   it('a change that names no scope refreshes the whole resource', async () => {
     expect(await refreshed({ kind: 'telemetry' })).toEqual(
-      ['battery other site', 'battery site', 'environment site', ...LOGS].sort(),
+      [
+        'battery other site',
+        'battery site',
+        'chart tail',
+        'environment site',
+        'other terminal chart tail',
+        ...LOGS,
+      ].sort(),
     );
     expect(queriesTouchedBy({ kind: 'alert', siteId: 0 })).toEqual([['alerts'], ['logs'], ['logs']]);
   });

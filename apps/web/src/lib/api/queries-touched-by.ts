@@ -84,6 +84,7 @@ const TOUCHES = touchesOf(WIDGETS);
 export const LIVE_QUERY_ROOTS: ReadonlySet<QueryRoot> = new Set([
   ...Object.values(TOUCHES).flatMap((touches) => touches.map((t) => t.root)),
   QUERY_ROOTS.commands,
+  QUERY_ROOTS.telemetry,
 ]);
 
 const positive = (id: number | undefined) => (id !== undefined && id > 0 ? id : undefined);
@@ -118,6 +119,13 @@ export function queriesTouchedBy(change: FleetChange): QueryKey[] {
       QUERY_ROOTS.commands,
       'id',
     ]);
+  }
+  if (change.kind === 'telemetry') {
+    // The terminal page's charts: only what arrived since their range (lib/api/telemetry-history.ts).
+    const terminal = positive(change.terminalId);
+    keys.push(
+      terminal === undefined ? [QUERY_ROOTS.telemetry, 'tail'] : [QUERY_ROOTS.telemetry, 'tail', terminal],
+    );
   }
   if (change.kind === 'reboot') {
     const terminal = positive(change.terminalId);

@@ -24,6 +24,7 @@ export const QUERY_ROOTS = {
   pumps: 'pumps',
   shocks: 'shocks',
   sites: 'sites',
+  telemetry: 'telemetry',
   terminals: 'terminals',
   timeZones: 'time-zones',
   transactions: 'transactions',

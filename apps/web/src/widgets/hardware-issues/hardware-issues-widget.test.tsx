@@ -36,6 +36,34 @@ describe('Hardware issues widget', () => {
     );
   });
 
+  it("a row's terminal number leads to the terminal's page; without its id, to the site's hardware log", async () => {
+    mockFetch({
+      'GET /api/alerts/site/101/': json([
+        makeAlert({ id: 1, number: '10010002', site_id: 101, company_id: 11, terminal_id: 7 }),
+        makeAlert({ id: 2, number: '10010003', site_id: 101, company_id: 11 }),
+      ]),
+      'GET /api/site/detail/101/': json({
+        id: 101,
+        title: 'Leeds Road',
+        number: '101',
+        company_id: 11,
+        lat: null,
+        lng: null,
+        timezone: 'Europe/London',
+      }),
+    });
+    renderWithProviders(<HardwareIssuesWidget scope={{ kind: 'site', id: 101 }} />, { user: makeUser() });
+    const table = await screen.findByRole('table', { name: 'Hardware issues' });
+    expect(await within(table).findByRole('link', { name: '10010002' })).toHaveAttribute(
+      'href',
+      '/site/101/terminal/7',
+    );
+    expect(within(table).getByRole('link', { name: '10010003' })).toHaveAttribute(
+      'href',
+      '/company/11/site/101/terminal/hardware/log/',
+    );
+  });
+
   it('agents also see customer_name and site_name', async () => {
     mockFetch({
       'GET /api/alerts/agent/7/': json([

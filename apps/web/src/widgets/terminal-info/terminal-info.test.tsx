@@ -83,6 +83,20 @@ describe('Terminal battery widget', () => {
     expect(within(card).getByTestId('level-percent')).toHaveTextContent('20%');
   });
 
+  it("the terminal's number leads to its page", async () => {
+    mockFetch({
+      'GET /api/site/5/terminals/battery/': json([
+        { ...battery('10050001', 40), terminal: { terminal_id: '10050001', id: 17 } },
+      ]),
+    });
+    renderWithProviders(<TerminalBatteryWidget scope={{ kind: 'site', id: 5 }} />, { user: makeUser() });
+    const card = await screen.findByTestId('terminal-battery');
+    expect(await within(card).findByRole('link', { name: '10050001' })).toHaveAttribute(
+      'href',
+      '/site/5/terminal/17',
+    );
+  });
+
   it('without terminals shows NO_TERMINAL_INFORMATION', async () => {
     mockFetch({ 'GET /api/site/5/terminals/battery/': json([]) });
     renderWithProviders(<TerminalBatteryWidget scope={{ kind: 'site', id: 5 }} />, { user: makeUser() });

@@ -8,6 +8,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { Link } from '../../../components/link.tsx';
+import { TerminalLink } from '../../../components/terminal-link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
 import { siteQueries } from '../../../lib/api/sites.ts';
@@ -25,6 +26,8 @@ interface ConnectivityRow {
   status: 'on' | 'off' | string;
   title: string;
   number: string;
+  site_id: number | null;
+  terminal_id: number | null;
   date: string;
 }
 
@@ -39,6 +42,8 @@ function toRow(
     status: c.status ?? '-',
     title: c.title ?? '',
     number: c.number ?? '',
+    site_id: c.site_id ?? null,
+    terminal_id: c.terminal_id ?? null,
     date,
   };
 }
@@ -81,7 +86,16 @@ export function ConnectivityWidget({ scope, height = 360 }: ConnectivityWidgetPr
       ),
     },
     { key: 'title', header: t('SITE_NAME') },
-    { key: 'number', header: t('TERMINAL_NO_COLUMN'), width: '6.5rem' },
+    {
+      key: 'number',
+      header: t('TERMINAL_NO_COLUMN'),
+      width: '6.5rem',
+      render: (r) => (
+        <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
+          {r.number || '-'}
+        </TerminalLink>
+      ),
+    },
     { key: 'date', header: t('DATE'), visibleFrom: 'xs', nowrap: true, width: '9rem' },
   ];
 

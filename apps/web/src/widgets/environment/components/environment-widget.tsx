@@ -5,6 +5,7 @@ import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../../../components/link.tsx';
+import { TerminalLink } from '../../../components/terminal-link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import type { SiteScope } from '../../../lib/scope.ts';
 import { useCarousel } from '../../../lib/use-carousel.ts';
@@ -84,7 +85,13 @@ function EnvironmentWidget({ scope, height = 220, reading }: EnvironmentWidgetPr
               {t('TERMINAL_ID')}
             </Text>
             <Text size="sm" fw={500} data-testid="terminal-id">
-              {item.terminal?.terminal_id || '-'}
+              {item.terminal?.terminal_id ? (
+                <TerminalLink siteId={scope.id} terminalId={item.terminal.id} fw={500}>
+                  {item.terminal.terminal_id}
+                </TerminalLink>
+              ) : (
+                '-'
+              )}
             </Text>
           </Stack>
           <ActionIcon variant="subtle" size="lg" aria-label={t('NEXT_TERMINAL')} onClick={carousel.next}>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { AlertAck, SeverityBadge } from '../../../components/alerts/alert-ack.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { Link } from '../../../components/link.tsx';
+import { TerminalLink } from '../../../components/terminal-link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
 import { type Alert, alertQueries } from '../../../lib/api/alerts.ts';
@@ -29,6 +30,7 @@ interface HardwareRow {
   site_name: string;
   site_id: number | null;
   company_id: number | null;
+  terminal_id: number | null;
   alert: Partial<Alert>;
 }
 
@@ -49,6 +51,7 @@ function toRow(
     site_name: a.site_name ?? '',
     site_id: a.site_id ?? siteId ?? null,
     company_id: a.company_id ?? companyId ?? null,
+    terminal_id: a.terminal_id ?? null,
     alert: a,
   };
 }
@@ -84,9 +87,13 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
       key: 'number',
       header: t('TERMINAL_NUMBER'),
       width: '6.5rem',
-      // Each row leads to the hardware log of its own site.
+      // Each row leads to its terminal's page (or, for an alert that does not name it, its site's hardware log).
       render: (r) =>
-        r.company_id && r.site_id ? (
+        r.site_id && r.terminal_id ? (
+          <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
+            {r.number || '-'}
+          </TerminalLink>
+        ) : r.company_id && r.site_id ? (
           <Anchor component={Link} to={companySiteHardwareLogPath(r.company_id, r.site_id)} size="sm">
             {r.number || '-'}
           </Anchor>

@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { Link } from '../../../components/link.tsx';
+import { TerminalLink } from '../../../components/terminal-link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { paths } from '../../../config/paths.ts';
 import { type DateWriter, useDateWriters } from '../../../i18n/format.ts';
@@ -27,6 +28,7 @@ export interface ShockRow {
   site_id: number | null;
   company_id: number | null;
   terminal_no: string;
+  terminal_id: number | null;
   date: string;
 }
 
@@ -49,6 +51,7 @@ export function toShockRow(
     site_id: s.terminal?.site ?? null,
     company_id: s.company_id ?? fallbackCompanyId ?? null,
     terminal_no: s.terminal?.terminal_id ?? '',
+    terminal_id: s.terminal?.id ?? null,
     date,
   };
 }
@@ -78,7 +81,17 @@ export function ShockWidget({ scope, height = 360 }: ShockWidgetProps) {
           r.site_name || '-'
         ),
     },
-    { key: 'terminal_no', header: t('TERMINAL_NO_COLUMN'), visibleFrom: 'sm', width: '5.5rem' },
+    {
+      key: 'terminal_no',
+      header: t('TERMINAL_NO_COLUMN'),
+      visibleFrom: 'sm',
+      width: '5.5rem',
+      render: (r) => (
+        <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
+          {r.terminal_no || '-'}
+        </TerminalLink>
+      ),
+    },
     { key: 'date', header: t('DATE'), width: '4.75rem', nowrap: true },
   ];
   const logCompany = companyId ?? rows.find((r) => r.company_id)?.company_id;

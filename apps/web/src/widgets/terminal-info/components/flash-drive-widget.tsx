@@ -21,10 +21,12 @@ export function FlashDriveWidget({ scope, height }: FlashDriveWidgetProps) {
       (query.data ?? []).map((f) => ({
         percent: typeof f.left === 'number' ? f.left : null,
         terminalId: f.terminal?.terminal_id ?? '',
+        terminalRowId: f.terminal?.id,
+        siteId: scope.id,
         customer: f.customer ?? '',
         siteNumber: f.site_number ?? '',
       })),
-    [query.data],
+    [query.data, scope.id],
   );
   return (
     <TerminalLevelWidget

@@ -21,10 +21,12 @@ export function TerminalBatteryWidget({ scope, height }: TerminalBatteryWidgetPr
       (query.data ?? []).map((b) => ({
         percent: typeof b.life === 'number' ? b.life : null,
         terminalId: b.terminal?.terminal_id ?? '',
+        terminalRowId: b.terminal?.id,
+        siteId: scope.id,
         customer: b.customer ?? '',
         siteNumber: b.site_number ?? '',
       })),
-    [query.data],
+    [query.data, scope.id],
   );
   return (
     <TerminalLevelWidget

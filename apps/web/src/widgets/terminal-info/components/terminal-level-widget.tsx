@@ -3,6 +3,7 @@ import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../../../components/link.tsx';
+import { TerminalLink } from '../../../components/terminal-link.tsx';
 import { WidgetCard, type WidgetCardProps } from '../../../components/widget-card.tsx';
 import { useCarousel } from '../../../lib/use-carousel.ts';
 import { LevelImage } from './level-image.tsx';
@@ -10,6 +11,9 @@ import { LevelImage } from './level-image.tsx';
 export interface TerminalLevel {
   percent: number | null;
   terminalId: string;
+  /** The terminal's row id and site: its number links to its page. */
+  terminalRowId?: number;
+  siteId?: number;
   customer: string;
   siteNumber: string;
 }
@@ -74,7 +78,17 @@ export function TerminalLevelWidget(props: TerminalLevelWidgetProps) {
           <Stack gap={0}>
             <Field label={t('CUSTOMER')} value={item.customer} />
             <Field label={t('SITE_NUMBER')} value={item.siteNumber} />
-            <Field label={t('TERMINAL_ID')} value={item.terminalId} testId="terminal-id" />
+            <Field
+              label={t('TERMINAL_ID')}
+              value={
+                item.terminalId && (
+                  <TerminalLink siteId={item.siteId} terminalId={item.terminalRowId} fw={500}>
+                    {item.terminalId}
+                  </TerminalLink>
+                )
+              }
+              testId="terminal-id"
+            />
           </Stack>
           <Group justify="space-between" gap="xs">
             <Button size="compact-sm" variant="default" onClick={cursor.prev} aria-label={t('PREV')}>

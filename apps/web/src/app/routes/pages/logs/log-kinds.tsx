@@ -19,6 +19,7 @@ import type { ReactNode } from 'react';
 import type { ZodType, z } from 'zod';
 import { AlertAck, SeverityBadge } from '../../../../components/alerts/alert-ack.tsx';
 import { CommandStateBadge, commandStateKey } from '../../../../components/command-state.tsx';
+import { TerminalLink } from '../../../../components/terminal-link.tsx';
 
 /** What every log row has: an id, its paging cursor and its site's zone. */
 export interface LogRowBase {
@@ -31,6 +32,8 @@ export interface CellContext {
   t: TFunction;
   /** The row's time in its site's zone, with the zone's short name. */
   time: (iso: string | null | undefined, row: LogRowBase) => string;
+  /** The site of a site's log: its rows' terminals link to their pages under it. */
+  siteId?: number;
 }
 
 export interface LogColumn<Row> {
@@ -101,7 +104,15 @@ const alertColumns: LogColumn<Alert>[] = [
     ),
   },
   { key: 'text', label: 'LOG_COL_TEXT', render: (r) => r.text, wide: true },
-  { key: 'number', label: 'LOG_COL_TERMINAL', render: (r) => r.number },
+  {
+    key: 'number',
+    label: 'LOG_COL_TERMINAL',
+    render: (r) => (
+      <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
+        {r.number}
+      </TerminalLink>
+    ),
+  },
   { key: 'site_name', label: 'LOG_COL_SITE', render: (r) => r.site_name },
   { key: 'customer_name', label: 'LOG_COL_COMPANY', render: (r) => r.customer_name, wide: true },
   {
@@ -151,10 +162,22 @@ const alertLifecycleFilters: LogFilter[] = [
   },
 ];
 
-type Telemetry = { terminal: { terminal_id: string }; customer: string; created_at: string } & LogRowBase;
+type Telemetry = {
+  terminal: { terminal_id: string; id: number };
+  customer: string;
+  created_at: string;
+} & LogRowBase;
 const telemetryHead: LogColumn<Telemetry>[] = [
   { key: 'created_at', label: 'LOG_COL_DATE', render: (r, c) => c.time(r.created_at, r), nowrap: true },
-  { key: 'terminal', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal.terminal_id },
+  {
+    key: 'terminal',
+    label: 'LOG_COL_TERMINAL',
+    render: (r, c) => (
+      <TerminalLink siteId={c.siteId} terminalId={r.terminal.id}>
+        {r.terminal.terminal_id}
+      </TerminalLink>
+    ),
+  },
 ];
 const telemetrySite: LogColumn<Telemetry> = {
   key: 'customer',
@@ -242,7 +265,15 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
           </Badge>
         ),
       },
-      { key: 'number', label: 'LOG_COL_TERMINAL', render: (r) => r.number },
+      {
+        key: 'number',
+        label: 'LOG_COL_TERMINAL',
+        render: (r) => (
+          <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
+            {r.number}
+          </TerminalLink>
+        ),
+      },
       { key: 'title', label: 'LOG_COL_SITE', render: (r) => r.title },
       { key: 'customer_name', label: 'LOG_COL_COMPANY', render: (r) => r.customer_name, wide: true },
     ],
@@ -265,7 +296,15 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
     RebootLogEntrySchema,
     [
       commandRequested,
-      { key: 'terminal_number', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal_number },
+      {
+        key: 'terminal_number',
+        label: 'LOG_COL_TERMINAL',
+        render: (r) => (
+          <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
+            {r.terminal_number}
+          </TerminalLink>
+        ),
+      },
       { key: 'site_title', label: 'LOG_COL_SITE', render: (r) => r.site_title, wide: true },
       {
         key: 'reboot_type',
@@ -303,7 +342,16 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
         render: (r) => <CommandStateBadge state={r.state} />,
       },
       ...commandTail,
-      { key: 'terminal_number', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal_number, wide: true },
+      {
+        key: 'terminal_number',
+        label: 'LOG_COL_TERMINAL',
+        render: (r) => (
+          <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
+            {r.terminal_number}
+          </TerminalLink>
+        ),
+        wide: true,
+      },
     ],
     [
       { name: 'pump', type: 'number', label: 'LOG_FILTER_PUMP' },
@@ -352,7 +400,15 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
       { key: 'created_at', label: 'LOG_COL_DATE', render: (r, c) => c.time(r.created_at, r), nowrap: true },
       { key: 'reading', label: 'LOG_COL_LEVEL', render: (r) => r.reading },
       { key: 'site_title', label: 'LOG_COL_SITE', render: (r) => r.site_title },
-      { key: 'terminal', label: 'LOG_COL_TERMINAL', render: (r) => r.terminal.terminal_id },
+      {
+        key: 'terminal',
+        label: 'LOG_COL_TERMINAL',
+        render: (r) => (
+          <TerminalLink siteId={r.terminal.site} terminalId={r.terminal.id}>
+            {r.terminal.terminal_id}
+          </TerminalLink>
+        ),
+      },
     ],
     [{ name: 'min', type: 'number', label: 'LOG_FILTER_MIN_LEVEL' }, terminal],
   ),

@@ -167,6 +167,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
   const ctx: CellContext = {
     t,
     time: (iso, row) => formatLogTime(iso, row.timezone || zone, locale),
+    siteId: scope.kind === 'site' ? scope.id : undefined,
   };
   const rowZones = [...new Set(rows.map((r) => r.timezone).filter(Boolean))];
   const zonesShown = rowZones.length ? rowZones : zone ? [zone] : [];
