@@ -8,10 +8,12 @@ import type { Row } from './rows.ts';
 
 /** The columns of a shock row (`x`) and its terminal (`t`) that a `Shock` needs. */
 export const SHOCK_COLUMNS =
-  'x.id, x.reading, x.created_at, x.site_id, x.company_id, t.card_acceptor_name, t.terminal_no,
-  x.terminal_id';
+  'x.id, x.reading, x.created_at, x.site_id, x.company_id, t.card_acceptor_name, t.terminal_no, x.terminal_id';
 
-export type ShockDbRow = Row<typeof shocks, 'id' | 'reading' | 'created_at' | 'site_id' | 'company_id' | 'terminal_id'> &
+export type ShockDbRow = Row<
+  typeof shocks,
+  'id' | 'reading' | 'created_at' | 'site_id' | 'company_id' | 'terminal_id'
+> &
   Row<typeof terminals, 'card_acceptor_name' | 'terminal_no'>;
 
 export const toShock = (r: ShockDbRow): Shock => ({
