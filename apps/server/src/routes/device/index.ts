@@ -73,7 +73,7 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     'telemetry',
     TelemetryPointSchema,
     'Telemetry: battery, flash drive, temperatures, humidity, position',
-    (t, items, now) => app.repos.devices.insertTelemetry(t, items, now),
+    (t, items, now) => app.telemetryWrites.write(t, items, now),
   );
   write(
     'events',
