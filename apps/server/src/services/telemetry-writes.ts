@@ -7,7 +7,10 @@ export interface TelemetryWriterOptions {
   /** Stores writes of different terminals in one unit of work (repos.devices.storeTelemetry). */
   store: (writes: readonly TelemetryWrite[]) => Promise<void>;
   log: FastifyBaseLogger;
-  /** Batches in flight at once (default 2): while one commits, the next one gathers and starts. */
+  /**
+   * Batches in flight at once (default 4, of the pool's 10 connections): while some commit, the next gathers. On a
+   * busy database more batches in flight hide its latency; on an idle one few are ever in flight.
+   */
   maxInFlight?: number;
   /** Most requests in one batch (default 500). */
   maxWrites?: number;
@@ -31,10 +34,10 @@ interface Pending {
  * the database is busy wait in a queue; each batch takes what has gathered (at most one write per terminal, none
  * of a terminal whose earlier write is still in flight) into one unit of work, and every request is answered
  * only once its batch has committed. A batch that fails for another reason than the database being unreachable
- * is retried one write at a time, so one bad write fails alone.
+ * is retried in halves, down to single writes, so one bad write fails alone.
  */
 export function createTelemetryWriter(opts: TelemetryWriterOptions) {
-  const maxInFlight = opts.maxInFlight ?? 2;
+  const maxInFlight = opts.maxInFlight ?? 4;
   const maxWrites = opts.maxWrites ?? 500;
   const maxPoints = opts.maxPoints ?? 10_000;
   const queue: Pending[] = [];
@@ -72,26 +75,28 @@ export function createTelemetryWriter(opts: TelemetryWriterOptions) {
     return batch;
   }
 
-  async function run(batch: Pending[]) {
-    const writes = batch.map((p) => p.write);
-    let outcome: Array<{ ok: true } | { ok: false; err: unknown }>;
+  type Outcome = { ok: true } | { ok: false; err: unknown };
+
+  /**
+   * Stores `writes` in one unit of work; when the database refuses them (not when it cannot be reached), stores
+   * each half again on its own, down to single writes: one bad write fails alone, the others commit in a few
+   * transactions, one after the other (a large batch never takes the whole pool).
+   */
+  async function storeOrSplit(writes: readonly TelemetryWrite[]): Promise<Outcome[]> {
     try {
       await opts.store(writes);
-      outcome = batch.map(() => ({ ok: true }));
+      return writes.map(() => ({ ok: true }));
     } catch (err) {
-      if (batch.length === 1 || isDatabaseUnavailable(err)) {
-        outcome = batch.map(() => ({ ok: false, err }));
-      } else {
-        outcome = await Promise.all(
-          writes.map((w) =>
-            opts.store([w]).then(
-              () => ({ ok: true }) as const,
-              (e: unknown) => ({ ok: false, err: e }) as const,
-            ),
-          ),
-        );
-      }
+      if (writes.length === 1 || isDatabaseUnavailable(err)) return writes.map(() => ({ ok: false, err }));
+      const half = Math.ceil(writes.length / 2);
+      const first = await storeOrSplit(writes.slice(0, half));
+      return [...first, ...(await storeOrSplit(writes.slice(half)))];
     }
+  }
+
+  async function run(batch: Pending[]) {
+    const writes = batch.map((p) => p.write);
+    const outcome = await storeOrSplit(writes);
     const stored = writes.filter((_, i) => outcome[i].ok);
     if (stored.length && opts.onStored) {
       await opts.onStored(stored).catch((err) => opts.log.error({ err }, 'after-telemetry hook failed'));
