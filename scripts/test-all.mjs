@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every suite of the workspace and ends with one line: `N passed, N failed`.
-// Usage: node scripts/test-all.mjs [suite ...]   (suites: lint contract server server-node24 simulator web crash e2e)
+// Usage: node scripts/test-all.mjs [suite ...]   (suites: lint contract server server-node24 simulator web crash e2e
+// e2e-api-node24)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -10,10 +11,21 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'forecourt-tests-'));
 const wanted = process.argv.slice(2);
-const all = ['lint', 'contract', 'server', 'server-node24', 'simulator', 'web', 'crash', 'e2e'];
+const all = [
+  'lint',
+  'contract',
+  'server',
+  'server-node24',
+  'simulator',
+  'web',
+  'crash',
+  'e2e',
+  'e2e-api-node24',
+];
 /**
  * The other supported Node.js line, from the npm registry's `node` package (a real binary, cached in ~/.npm/_npx):
- * the machine's own Node runs everything, this one the server suite on PGlite (README, "Set-up").
+ * the machine's own Node runs everything, this one the server suite on PGlite and the API journeys (the e2e file
+ * that needs no browser, its server process started by the same Node) (README, "Set-up").
  */
 const OTHER_NODE = 'node@24.21.0';
 const suites = wanted.length ? wanted : all;
@@ -57,8 +69,18 @@ function ensureChromium() {
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 
+/** The e2e journeys that drive the HTTP API alone (no browser). */
+const API_JOURNEYS = ['tests/api.test.ts'];
+
+let otherNodeBin;
 /** The path of OTHER_NODE's binary, fetched once by npm exec (`-p` is not `--package` there: it means --parseable). */
 function otherNode() {
+  if (otherNodeBin !== undefined) return otherNodeBin;
+  otherNodeBin = fetchOtherNode();
+  return otherNodeBin;
+}
+
+function fetchOtherNode() {
   const r = spawnSync(
     'npm',
     [
@@ -133,20 +155,23 @@ function lint() {
   lines.push(`lint: ${status === 0 ? '1 passed' : '1 failed (npm run lint)'}`);
 }
 
-function nodeTest(name, dir, testDir) {
+/** Runs test files with Node's test runner: every `*.test.ts` of `testDir`, or `opts.files`; on `opts.node`. */
+function nodeTest(name, dir, testDir, opts = {}) {
   const cwd = path.join(root, dir);
-  const tap = path.join(tmp, `${name}.tap`);
+  const tap = path.join(tmp, `${name.replace(/\W+/g, '-')}.tap`);
   // Node 20's test runner does not expand globs: list the files here.
-  const files = readdirSync(path.join(cwd, testDir))
-    .filter((f) => f.endsWith('.test.ts'))
-    .sort()
-    .map((f) => path.join(testDir, f));
+  const files =
+    opts.files ??
+    readdirSync(path.join(cwd, testDir))
+      .filter((f) => f.endsWith('.test.ts'))
+      .sort()
+      .map((f) => path.join(testDir, f));
   if (files.length === 0) {
     lines.push(`${name}: no tests`);
     return;
   }
   run(
-    process.execPath,
+    opts.node ?? process.execPath,
     [
       '--import',
       'tsx',
@@ -198,6 +223,14 @@ for (const suite of suites) {
       continue;
     }
     nodeTest('e2e', 'e2e', 'tests');
+  } else if (suite === 'e2e-api-node24') {
+    // The test runner and the server processes it starts (process.execPath) both run on OTHER_NODE.
+    const node = otherNode();
+    if (node) nodeTest('API journeys on Node 24', 'e2e', 'tests', { node, files: API_JOURNEYS });
+    else {
+      totals.failed += 1;
+      lines.push(`API journeys on Node 24: ${OTHER_NODE} could not be fetched from the npm registry`);
+    }
   } else {
     console.error(`unknown suite ${suite}; one of ${all.join(', ')}`);
     process.exit(2);

@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@forecourt/test-support/ports';
+import pg from 'pg';
 import { demoDataset } from './lib/dataset.ts';
 import { agentTerminals, cannon, type LoadResult, provisionDevices, signedInAgent } from './lib/load.ts';
 import { fmt, isMain, parseArgs, table, writeResult } from './lib/report.ts';
@@ -33,10 +35,46 @@ async function startHello(cpus: string) {
     child.once('exit', (code) => reject(new Error(`hello-world server exited ${code}`)));
   });
   return {
+    pid: child.pid!,
     fastify: `http://127.0.0.1:${fastifyPort}/hello`,
     http: `http://127.0.0.1:${httpPort}/hello`,
     stop: () => child.kill('SIGTERM'),
   };
+}
+
+/**
+ * CPU seconds a process has used (user + system, from /proc): the measure of one core's work that a shared
+ * machine does not distort as much as wall-clock throughput does.
+ */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // Fields 14 and 15 of stat (utime, stime), counted after the command name: indexes 11 and 12 here.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Runs `measure` and answers its result with the CPU seconds `pid` used meanwhile. */
+async function withCpu<T>(pid: number, measure: () => Promise<T>): Promise<{ r: T; cpu: number }> {
+  const before = cpuSeconds(pid);
+  const r = await measure();
+  return { r, cpu: cpuSeconds(pid) - before };
+}
+
+/** PostgreSQL: telemetry change rows and the transactions that wrote them (how many writes a commit carried). */
+async function commitsOf(databaseUrl: string): Promise<{ writes: number; commits: number }> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    const r = await c.query<{ writes: string; commits: string }>(
+      `select count(*) as writes, count(distinct xid) as commits from changes where kind = 'telemetry'`,
+    );
+    return { writes: Number(r.rows[0].writes), commits: Number(r.rows[0].commits) };
+  } finally {
+    await c.end();
+  }
 }
 
 const load = () =>
@@ -48,21 +86,30 @@ const load = () =>
  * bench:writes — device writes one reading per request: many terminals, each with its own device token (provisioned
  * through the API), POST /api/device/v1/telemetry with one point each, on the server pinned to one core
  * (`--server-cpu`, default 1) while this process (the load generator) is pinned to another (`--load-cpu`, 0). In
- * the same run, a hello-world route on Fastify and on node:http pinned to the same core. Figures are per server core.
+ * the same run, a hello-world route on Fastify and on node:http pinned to the same core. Figures are per server core,
+ * with the CPU seconds each server used (a loaded machine lowers the throughput more than the work per request).
  */
 export async function benchWrites(argv = process.argv.slice(2)) {
   const args = parseArgs(argv);
   const serverCpu = args.flags.get('server-cpu') ?? '1';
   const loadCpu = args.flags.get('load-cpu') ?? '0';
   const connections = Number(args.flags.get('terminals') ?? 62);
+  const compiled = !args.flags.has('sources');
+  // The compiled server is what is measured: built from these sources first, unless told not to.
+  if (compiled && !args.flags.has('no-build')) {
+    const r = spawnSync('npm', ['run', 'build', '-w', 'apps/server'], { cwd: repoRoot, stdio: 'ignore' });
+    if (r.status !== 0) throw new Error('npm run build -w apps/server failed');
+  }
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' });
   // Every thread of this process (autocannon's sockets run on its event loop) onto the load generator's core.
   spawnSync('taskset', ['-a', '-cp', loadCpu, String(process.pid)], { stdio: 'ignore' });
   console.log(
-    `\n== bench:writes on ${args.db}: ${connections} terminals, one reading per POST, ${args.duration} s; server on CPU ${serverCpu}, load on CPU ${loadCpu}; load average before: ${load()} ==`,
+    `\n== bench:writes on ${args.db} (${commit.stdout.trim() || 'no git'}): ${connections} terminals, one reading per POST, ${args.duration} s; server on CPU ${serverCpu}, load on CPU ${loadCpu}; load average before: ${load()} ==`,
   );
   const target = await demoDataset(args.db, 'writes');
-  const results: Array<{ name: string; r: LoadResult }> = [];
+  const results: Array<{ name: string; r: LoadResult; cpu: number }> = [];
   const loadBefore = load();
+  let perCommit: { writes: number; commits: number } | null = null;
   try {
     const server = await startServer({
       dataDir: target.dataDir,
@@ -70,7 +117,7 @@ export async function benchWrites(argv = process.argv.slice(2)) {
       seed: 'demo',
       readyTimeoutMs: 600_000,
       cpus: serverCpu,
-      compiled: !args.flags.has('sources'),
+      compiled,
       // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops (where the time of a write goes).
       nodeArgs: args.flags.has('cpu-prof')
         ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.flags.get('cpu-prof') ?? '.')}`]
@@ -106,9 +153,15 @@ export async function benchWrites(argv = process.argv.slice(2)) {
           },
         });
       await run(3);
-      const writes = await run(args.duration);
-      if ((writes.statuses['202'] ?? 0) === 0) throw new Error(`no 202: ${JSON.stringify(writes.statuses)}`);
-      results.push({ name: 'POST /api/device/v1/telemetry (1 reading)', r: writes });
+      const before = target.databaseUrl ? await commitsOf(target.databaseUrl) : null;
+      const writes = await withCpu(server.pid, () => run(args.duration));
+      if ((writes.r.statuses['202'] ?? 0) === 0)
+        throw new Error(`no 202: ${JSON.stringify(writes.r.statuses)}`);
+      if (target.databaseUrl && before) {
+        const after = await commitsOf(target.databaseUrl);
+        perCommit = { writes: after.writes - before.writes, commits: after.commits - before.commits };
+      }
+      results.push({ name: 'POST /api/device/v1/telemetry (1 reading)', ...writes });
     } finally {
       await server.stop();
     }
@@ -120,14 +173,10 @@ export async function benchWrites(argv = process.argv.slice(2)) {
       ] as const) {
         const opts = { url, method: 'POST' as const, connections, body: '{"battery_life":81}' };
         await cannon({ ...opts, duration: 2, headers: { 'content-type': 'application/json' } });
-        results.push({
-          name,
-          r: await cannon({
-            ...opts,
-            duration: args.duration,
-            headers: { 'content-type': 'application/json' },
-          }),
-        });
+        const measured = await withCpu(hello.pid, () =>
+          cannon({ ...opts, duration: args.duration, headers: { 'content-type': 'application/json' } }),
+        );
+        results.push({ name, ...measured });
       }
     } finally {
       hello.stop();
@@ -137,34 +186,48 @@ export async function benchWrites(argv = process.argv.slice(2)) {
   }
   const loadAfter = load();
   const writes = results[0].r;
+  const helloFastify = results[1].r;
+  /** Requests per CPU second of the server process: what one core would do if it ran only this server. */
+  const perCpu = (r: LoadResult, cpu: number) => (cpu > 0 ? r.ok / cpu : Number.NaN);
   table(
-    results.map(({ name, r }) => ({
+    results.map(({ name, r, cpu }) => ({
       route: name,
       'req/s (1 core)': r.okRps,
       'p50 ms': r.p50,
       'p99 ms': r.p99,
       errors: r.errors,
-      'vs Fastify hello': r.okRps / results[1].r.okRps,
+      'server CPU s': cpu,
+      'req per CPU s': perCpu(r, cpu),
+      'vs Fastify hello': r.okRps / helloFastify.okRps,
     })),
   );
   const goal = writes.okRps >= 5000 && writes.p99 < 100;
   console.log(
-    `\ndevice writes on ${args.db}, one server core: ${fmt(writes.okRps)} req/s, p50 ${fmt(writes.p50)} ms, p99 ${fmt(writes.p99)} ms (goal ≥ 5,000/s with p99 < 100 ms: ${goal ? 'met' : 'not met'}); load average ${loadBefore} before, ${loadAfter} after (the machine is shared)`,
+    `\ndevice writes on ${args.db}, one server core: ${fmt(writes.okRps)} req/s, p50 ${fmt(writes.p50)} ms, p99 ${fmt(writes.p99)} ms (goal ≥ 5,000/s with p99 < 100 ms: ${goal ? 'met' : 'not met'}); ${fmt(perCpu(writes, results[0].cpu))} per server CPU second` +
+      `\nhello world on the same core, same run: Fastify ${fmt(helloFastify.okRps)} req/s (p99 ${fmt(helloFastify.p99)} ms), node:http ${fmt(results[2].r.okRps)} req/s (p99 ${fmt(results[2].r.p99)} ms)` +
+      (perCommit && perCommit.commits > 0
+        ? `\n${fmt(perCommit.writes)} writes in ${fmt(perCommit.commits)} transactions: ${fmt(perCommit.writes / perCommit.commits, 1)} writes per commit`
+        : '') +
+      `\nload average ${loadBefore} before, ${loadAfter} after (the machine is shared when above ~1)`,
   );
   const figures = {
     db: args.db,
+    commit: commit.stdout.trim(),
     seconds: args.duration,
     terminals: connections,
     serverCpu,
     loadCpu,
     loadBefore,
     loadAfter,
-    results: results.map(({ name, r }) => ({
+    writesPerCommit: perCommit && perCommit.commits > 0 ? perCommit.writes / perCommit.commits : null,
+    results: results.map(({ name, r, cpu }) => ({
       name,
       okRps: r.okRps,
       p50: r.p50,
       p99: r.p99,
       errors: r.errors,
+      serverCpuSeconds: cpu,
+      perCpuSecond: perCpu(r, cpu),
     })),
   };
   console.log(`results: ${writeResult(`writes-${args.db}`, figures)}`);

@@ -10,6 +10,7 @@ import {
   readDeviceToken,
 } from '../services/device-tokens.ts';
 import { createHeartbeatService, type HeartbeatService } from '../services/heartbeats.ts';
+import { createTelemetryWriter, type TelemetryWriter } from '../services/telemetry-writes.ts';
 import { nodeSyncPlugin } from './node-sync.ts';
 
 declare module 'fastify' {
@@ -23,6 +24,8 @@ declare module 'fastify' {
     commands: CommandService;
     heartbeats: HeartbeatService;
     deviceTokens: DeviceTokenService;
+    /** Device telemetry, written in group commits (services/telemetry-writes.ts). */
+    telemetryWrites: TelemetryWriter;
     /** onRequest hook of the device API: resolves the device token (unknown → 401) and records the heartbeat. */
     deviceAuth: (request: FastifyRequest) => Promise<void>;
   }
@@ -51,6 +54,19 @@ export const devicesPlugin = fp(
       createDeviceTokenService(app.repos.devices, (terminalId) => app.commands.recheck(terminalId)),
     );
 
+    // What acts on readings as they arrive goes in as `onStored`: called with each committed batch.
+    app.decorate(
+      'telemetryWrites',
+      createTelemetryWriter({
+        store: (writes) => app.repos.devices.storeTelemetry(writes),
+        // Alert rules, evaluated on whichever node stored the readings (services/alert-rules.ts).
+        onStored: async (writes) => {
+          for (const w of writes) await app.rules.telemetry(w.terminal, w.points, w.now);
+        },
+        log: app.log.child({ service: 'telemetry-writes' }),
+      }),
+    );
+
     app.decorateRequest('device', null);
     app.decorateRequest('deviceTokenHash', null);
     app.decorate('deviceAuth', async (request: FastifyRequest) => {
@@ -68,6 +84,7 @@ export const devicesPlugin = fp(
       app.commands.releaseAll();
     });
     app.addHook('onClose', async () => {
+      await app.telemetryWrites.drained();
       await app.heartbeats.flush().catch((err) => app.log.error({ err }, 'final heartbeat flush failed'));
     });
 

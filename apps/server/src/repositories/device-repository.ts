@@ -43,12 +43,153 @@ const TELEMETRY_FIELDS = [
   'lat',
   'lng',
 ] as const;
+type TelemetryField = (typeof TELEMETRY_FIELDS)[number];
+
+/** One device's telemetry request: its points, dated `now` where they carry no `at`. */
+export interface TelemetryWrite {
+  terminal: DeviceTerminal;
+  points: readonly TelemetryPoint[];
+  now: Date;
+}
 
 /**
  * Device tokens and everything a device reports. Each write is one `insert ... select from unnest(...)` per table
  * (one statement whatever the batch size) inside one transaction, so a 202 means every row is stored.
  */
 export function createDeviceRepository(database: Database) {
+  /**
+   * Several telemetry writes in one unit of work (group commit, docs/decisions/0023-device-write-batching.md):
+   * every point as a row, each terminal's latest readings, the hours to roll up again, in one statement; then
+   * one 'telemetry' change per write. Every write names a different terminal, so the change rows are one per
+   * write, as when each runs alone.
+   */
+  async function storeTelemetry(writes: readonly TelemetryWrite[]): Promise<void> {
+    if (!writes.length) return;
+    const rows = { terminal: [] as number[], site: [] as number[], at: [] as Date[] };
+    const cols = Object.fromEntries(TELEMETRY_FIELDS.map((f) => [f, [] as (number | null)[]])) as Record<
+      TelemetryField,
+      (number | null)[]
+    >;
+    const late = { terminal: [] as number[], hour: [] as Date[] };
+    const terminals = { id: [] as number[], maxAt: [] as Date[] };
+    const latestCols = Object.fromEntries(
+      TELEMETRY_FIELDS.flatMap((f) => [
+        [f, [] as (number | null)[]],
+        [`${f}_at`, [] as (Date | null)[]],
+      ]),
+    ) as Record<string, (number | Date | null)[]>;
+    const versions = { id: [] as number[], value: [] as string[] };
+    const withReadings: TelemetryWrite[] = [];
+    const seen = new Set<number>();
+    // In terminal order: two batches lock the terminals they update in the same order.
+    const ordered = [...writes].sort((a, b) => a.terminal.id - b.terminal.id);
+    for (const { terminal: t, points, now } of ordered) {
+      if (seen.has(t.id)) throw new Error(`terminal ${t.id} twice in one telemetry batch`);
+      seen.add(t.id);
+      const latest = new Map<TelemetryField, { value: number; at: Date }>();
+      let maxAt = new Date(0);
+      // Hours before the current one may be rolled up already: they are marked to be rolled up again.
+      const thisHour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+      const lateHours = new Set<number>();
+      // A point may carry only `software_version`: it sets the terminal's version (the newest point's wins) and
+      // stores no reading.
+      let version: { value: string; at: Date } | null = null;
+      let readings = 0;
+      for (const p of points) {
+        const at = atOf(p.at, now);
+        if (p.software_version !== undefined && (!version || at >= version.at)) {
+          version = { value: p.software_version, at };
+        }
+        if (!TELEMETRY_FIELDS.some((f) => p[f] !== undefined)) continue;
+        readings++;
+        rows.terminal.push(t.id);
+        rows.site.push(t.siteId);
+        rows.at.push(at);
+        if (at > maxAt) maxAt = at;
+        if (at.getTime() < thisHour) lateHours.add(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+        for (const f of TELEMETRY_FIELDS) {
+          const v = p[f];
+          cols[f].push(v ?? null);
+          if (v !== undefined) {
+            const prev = latest.get(f);
+            if (!prev || at >= prev.at) latest.set(f, { value: v, at });
+          }
+        }
+      }
+      if (version) {
+        versions.id.push(t.id);
+        versions.value.push(version.value);
+      }
+      if (!readings) continue;
+      withReadings.push({ terminal: t, points, now });
+      for (const h of lateHours) {
+        late.terminal.push(t.id);
+        late.hour.push(new Date(h));
+      }
+      terminals.id.push(t.id);
+      terminals.maxAt.push(maxAt);
+      for (const f of TELEMETRY_FIELDS) {
+        latestCols[f].push(latest.get(f)?.value ?? null);
+        latestCols[`${f}_at`].push(latest.get(f)?.at ?? null);
+      }
+    }
+    const set = TELEMETRY_FIELDS.map(
+      (f) =>
+        `${f} = case when u.${f} is not null and u.${f}_at >= coalesce(t.telemetry_at, '-infinity') then u.${f} else t.${f} end`,
+    );
+    const latestParams = TELEMETRY_FIELDS.flatMap((f) => [latestCols[f], latestCols[`${f}_at`]]);
+    const latestArgs = TELEMETRY_FIELDS.flatMap((_, i) => [
+      `$${15 + i * 2}::float8[]`,
+      `$${16 + i * 2}::timestamptz[]`,
+    ]);
+    await unitOfWork(database, async (q) => {
+      await q(
+        `with stored as (
+           insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
+                                  temperature_inside_cabinet, humidity_inside_cabinet, lat, lng)
+           select * from unnest($1::int[], $2::int[], $3::timestamptz[], $4::float8[], $5::float8[],
+                                $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::float8[])
+         ), late as (
+           insert into telemetry_rollup_pending (terminal_id, hour)
+           select * from unnest($11::int[], $12::timestamptz[]) on conflict do nothing
+         )
+         update terminals t set ${set.join(', ')},
+                telemetry_at = greatest(coalesce(t.telemetry_at, '-infinity'::timestamptz), u.max_at)
+           from unnest($13::int[], $14::timestamptz[], ${latestArgs.join(', ')})
+                as u(id, max_at, ${TELEMETRY_FIELDS.flatMap((f) => [f, `${f}_at`]).join(', ')})
+          where t.id = u.id`,
+        [
+          rows.terminal,
+          rows.site,
+          rows.at,
+          ...TELEMETRY_FIELDS.map((f) => cols[f]),
+          late.terminal,
+          late.hour,
+          terminals.id,
+          terminals.maxAt,
+          ...latestParams,
+        ],
+      );
+      const changes = withReadings.map((w) => changeOf('telemetry', w.terminal));
+      if (versions.id.length) {
+        // A version that changes records a 'fleet' change too (the admin lists show it).
+        const moved = await q<{ id: number }>(
+          `update terminals t set software_version = u.v
+             from unnest($1::int[], $2::text[]) as u(id, v)
+            where t.id = u.id and t.software_version is distinct from u.v
+            returning t.id`,
+          [versions.id, versions.value],
+        );
+        const byId = new Map(ordered.map((w) => [w.terminal.id, w.terminal]));
+        for (const { id } of moved) {
+          const t = byId.get(Number(id));
+          if (t) changes.push(changeOf('fleet', t));
+        }
+      }
+      if (changes.length) await q.changed(changes);
+    });
+  }
+
   return {
     async terminalByTokenHash(hash: string): Promise<DeviceTerminal | null> {
       const rows = await database.query<{
@@ -118,95 +259,13 @@ export function createDeviceRepository(database: Database) {
       });
     },
 
-    /**
-     * Telemetry rows, and the terminal's latest readings (each only if newer than what the row holds). A point may
-     * carry only `software_version`: it sets the terminal's version (the newest point's wins) and stores no row.
-     * A version that changes records a 'fleet' change too (the admin lists show it).
-     */
+    /** Telemetry rows of one terminal, and its latest readings (each only if newer than what the row holds). */
     async insertTelemetry(t: DeviceTerminal, points: TelemetryPoint[], now: Date): Promise<number> {
-      const ats: Date[] = [];
-      const cols: Record<(typeof TELEMETRY_FIELDS)[number], (number | null)[]> = {
-        battery_life: [],
-        flash_left: [],
-        temperature_main_board: [],
-        temperature_inside_cabinet: [],
-        humidity_inside_cabinet: [],
-        lat: [],
-        lng: [],
-      };
-      const latest = new Map<string, { value: number; at: Date }>();
-      let maxAt = new Date(0);
-      // Hours before the current one may be rolled up already: they are marked to be rolled up again.
-      const thisHour = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
-      const lateHours = new Set<number>();
-      let version: { value: string; at: Date } | null = null;
-      for (const p of points) {
-        const at = atOf(p.at, now);
-        if (p.software_version !== undefined && (!version || at >= version.at)) {
-          version = { value: p.software_version, at };
-        }
-        if (!TELEMETRY_FIELDS.some((f) => p[f] !== undefined)) continue;
-        ats.push(at);
-        if (at > maxAt) maxAt = at;
-        if (at.getTime() < thisHour) lateHours.add(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
-        for (const f of TELEMETRY_FIELDS) {
-          const v = p[f];
-          cols[f].push(v ?? null);
-          if (v !== undefined) {
-            const prev = latest.get(f);
-            if (!prev || at >= prev.at) latest.set(f, { value: v, at });
-          }
-        }
-      }
-      const latestParams = TELEMETRY_FIELDS.flatMap((f) => [
-        latest.get(f)?.value ?? null,
-        latest.get(f)?.at ?? null,
-      ]);
-      await unitOfWork(database, async (q) => {
-        const changes = [changeOf('telemetry', t)];
-        if (version) {
-          const moved = await q(
-            `update terminals set software_version = $2
-              where id = $1 and software_version is distinct from $2 returning id`,
-            [t.id, version.value],
-          );
-          if (moved.length) changes.push(changeOf('fleet', t));
-        }
-        if (!ats.length) {
-          // Only a version: no readings changed.
-          if (changes.length > 1) await q.changed(changes.slice(1));
-          return;
-        }
-        await q(
-          `insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
-                                  temperature_inside_cabinet, humidity_inside_cabinet, lat, lng)
-           select $1::int, $2::int, u.*
-             from unnest($3::timestamptz[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::float8[],
-                         $9::float8[], $10::float8[]) as u`,
-          [t.id, t.siteId, ats, ...TELEMETRY_FIELDS.map((f) => cols[f])],
-        );
-        if (lateHours.size > 0) {
-          await q(
-            `insert into telemetry_rollup_pending (terminal_id, hour)
-             select $1::int, h from unnest($2::timestamptz[]) h on conflict do nothing`,
-            [t.id, [...lateHours].map((h) => new Date(h))],
-          );
-        }
-        const set = TELEMETRY_FIELDS.map((f, i) => {
-          const v = `$${3 + i * 2}::float8`;
-          const at = `$${4 + i * 2}::timestamptz`;
-          return `${f} = case when ${v} is not null and ${at} >= coalesce(telemetry_at, '-infinity') then ${v} else ${f} end`;
-        });
-        await q(
-          `update terminals set ${set.join(', ')},
-                  telemetry_at = greatest(coalesce(telemetry_at, '-infinity'::timestamptz), $2::timestamptz)
-            where id = $1`,
-          [t.id, maxAt, ...latestParams],
-        );
-        await q.changed(changes);
-      });
+      await storeTelemetry([{ terminal: t, points, now }]);
       return points.length;
     },
+
+    storeTelemetry,
 
     /**
      * Events become alerts, with the terminal's agent, company and site and the catalogue's severity copied on,

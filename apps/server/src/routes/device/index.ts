@@ -73,11 +73,7 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     'telemetry',
     TelemetryPointSchema,
     'Telemetry: battery, flash drive, temperatures, humidity, position',
-    async (t, items, now) => {
-      const stored = await app.repos.devices.insertTelemetry(t, items, now);
-      await app.rules.telemetry(t, items, now);
-      return stored;
-    },
+    (t, items, now) => app.telemetryWrites.write(t, items, now),
   );
   write(
     'events',
