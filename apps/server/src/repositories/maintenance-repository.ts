@@ -4,6 +4,7 @@ import { queueAlertMailsSql } from './alert-sql.ts';
 import type { ChangeInput } from './change-repository.ts';
 import { iso, num, Params } from './read-scope.ts';
 import type { Place, RuleActor, Visibility } from './rule-repository.ts';
+import { publicWindow } from './rule-read-model.ts';
 import { targetReachesSql, visibleToSql, windowCoversSql } from './rule-sql.ts';
 import { type Tx, unitOfWork } from './unit-of-work.ts';
 
@@ -67,8 +68,6 @@ function toWindow(r: DbWindow): WindowRecord {
     place: { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id },
   };
 }
-
-export const publicWindow = ({ place: _, ...w }: WindowRecord): MaintenanceWindow => w;
 
 const fleetChange = (p: Place): ChangeInput => ({
   kind: 'fleet',

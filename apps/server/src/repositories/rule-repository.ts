@@ -13,6 +13,7 @@ import type { Database } from '../db/client.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
 import type { ChangeInput } from './change-repository.ts';
 import { iso, num, Params } from './read-scope.ts';
+import { publicRule } from './rule-read-model.ts';
 import { targetReachesSql, visibleToSql } from './rule-sql.ts';
 import { type Tx, unitOfWork } from './unit-of-work.ts';
 
@@ -133,8 +134,6 @@ function toRule(r: DbRule): RuleRecord {
 }
 
 /** The public shape of a rule (what the API answers and the audit records). */
-export const publicRule = ({ place: _, ...rule }: RuleRecord): AlertRule => rule;
-
 const placeChange = (kind: 'fleet' | 'alert', p: Place): ChangeInput => ({
   kind,
   agentId: p.agentId,

@@ -15,7 +15,8 @@ import { sendPage } from '../../lib/paging.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
 import { actorOf, checkWritable, placeOf, visibilityOf } from '../../lib/targets-of.ts';
 import { parseId } from '../../plugins/scope.ts';
-import { publicWindow, type WindowRecord } from '../../repositories/maintenance-repository.ts';
+import type { WindowRecord } from '../../repositories/maintenance-repository.ts';
+import { publicWindow } from '../../repositories/rule-read-model.ts';
 
 const errors = {
   400: ErrorBodySchema,

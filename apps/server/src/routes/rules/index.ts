@@ -15,7 +15,8 @@ import { sendPage } from '../../lib/paging.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
 import { actorOf, checkWritable, placeOf, visibilityOf } from '../../lib/targets-of.ts';
 import { parseId } from '../../plugins/scope.ts';
-import { publicRule, type RuleFields, type RuleRecord } from '../../repositories/rule-repository.ts';
+import { publicRule } from '../../repositories/rule-read-model.ts';
+import type { RuleFields, RuleRecord } from '../../repositories/rule-repository.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const security = [{ jwt: [] }];
