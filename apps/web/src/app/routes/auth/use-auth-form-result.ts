@@ -5,50 +5,32 @@ import type { AuthResult } from '../../../lib/auth/auth-result.ts';
 import { authFlashStore } from '../../../lib/auth/auth-service.ts';
 
 /**
- * The alerts of a sign-in screen: first what the previous screen left for it (the flash, read once), then
- * the last result's errors and messages; nothing while a request is in flight (`start` … `settle`).
+ * State shared by register, request-password and reset-password: errors and messages of the last
+ * result, the submitting flag, and the redirect to the result's target after 500 ms. When that
+ * target is the login page, the messages travel along so it can show them.
  */
-export function useAuthAlerts() {
+export function useAuthFormResult() {
+  const navigate = useNavigate();
   const [flash] = useState(() => authFlashStore.get());
   const [errors, setErrors] = useState<string[]>(flash?.errors ?? []);
   const [messages, setMessages] = useState<string[]>(flash?.messages ?? []);
   const [submitting, setSubmitting] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     authFlashStore.set(null);
+    return () => clearTimeout(timer.current);
   }, []);
-
-  const start = useCallback(() => {
-    setSubmitting(true);
-    setErrors([]);
-    setMessages([]);
-  }, []);
-  const settle = useCallback((result: AuthResult) => {
-    setSubmitting(false);
-    setErrors(result.success ? [] : result.errors);
-    setMessages(result.success ? result.messages : []);
-  }, []);
-
-  return { flash, errors, messages, submitting, start, settle };
-}
-
-/**
- * State shared by register, request-password and reset-password: the alerts, and the redirect to the
- * result's target after 500 ms. When that target is the login page, the messages travel along so it can
- * show them.
- */
-export function useAuthFormResult() {
-  const navigate = useNavigate();
-  const { errors, messages, submitting, start, settle } = useAuthAlerts();
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-
-  useEffect(() => () => clearTimeout(timer.current), []);
 
   const run = useCallback(
     async (call: () => Promise<AuthResult>) => {
-      start();
+      setSubmitting(true);
+      setErrors([]);
+      setMessages([]);
       const result = await call();
-      settle(result);
+      setSubmitting(false);
+      setErrors(result.success ? [] : result.errors);
+      setMessages(result.success ? result.messages : []);
       if (result.redirect) {
         timer.current = setTimeout(() => {
           if (result.redirect.startsWith('/auth/'))
@@ -58,7 +40,7 @@ export function useAuthFormResult() {
       }
       return result;
     },
-    [navigate, start, settle],
+    [navigate],
   );
 
   return { errors, messages, submitting, run };
