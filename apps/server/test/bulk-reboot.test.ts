@@ -1,5 +1,6 @@
+import { BulkRebootAcceptedSchema } from '@forecourt/contract/bulk-reboot';
 import { ErrorBodySchema } from '@forecourt/contract/common';
-import { BulkRebootAcceptedSchema, CommandSchema } from '@forecourt/contract/terminals';
+import { CommandSchema } from '@forecourt/contract/terminals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';

@@ -125,7 +125,7 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
     t.app.snapshots.clear();
   });
 
-  it("lists the site's terminals with their position and connectivity", async () => {
+  it("lists the site's terminals with their position, connectivity, tags and software version", async () => {
     const list = z.array(SiteTerminalSchema).parse((await get(site, '/api/site/1/terminals/')).json());
     const rows = await t.database.query<{
       id: number;
@@ -133,8 +133,11 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
       lat: number;
       lng: number;
       connectivity: string;
+      tags: string[];
+      software_version: string | null;
     }>(
-      `select t.id, t.terminal_no, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng, t.connectivity
+      `select t.id, t.terminal_no, coalesce(t.lat, s.lat) as lat, coalesce(t.lng, s.lng) as lng, t.connectivity,
+              t.tags, t.software_version
          from terminals t join sites s on s.id = t.site_id where t.site_id = 1 order by t.id`,
     );
     expect(rows.length).toBeGreaterThan(0);
@@ -146,6 +149,8 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
         lat: Number(r.lat),
         lng: Number(r.lng),
         connectivity: r.connectivity === 'on' ? 'on' : 'off',
+        tags: r.tags,
+        software_version: r.software_version,
       })),
     );
     for (const x of list) {

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { COMMAND_STATES } from './commands.ts';
 import { IsoDateTimeSchema, LimitSchema } from './common.ts';
-import { TargetSchema } from './targets.ts';
 
 const terminalNo = z.object({ terminal_id: z.string() });
 
@@ -51,21 +50,6 @@ export const RebootTypeSchema = z.enum(['software', 'full'], {
 });
 export type RebootType = z.infer<typeof RebootTypeSchema>;
 export const RebootRequestSchema = z.object({ reboot_type: RebootTypeSchema });
-
-/** `POST /api/terminals/reboot/`: one reboot per terminal of a target (docs/targets.md). */
-export const BulkRebootRequestSchema = z
-  .object({ target: TargetSchema, reboot_type: RebootTypeSchema })
-  .strict();
-export type BulkRebootRequest = z.infer<typeof BulkRebootRequestSchema>;
-export const BulkRebootAcceptedSchema = z.object({
-  count: z.number().int().describe('Reboots queued'),
-  skipped: z
-    .number()
-    .int()
-    .describe('Terminals of the target left out: a reboot of theirs was already pending'),
-  command_ids: z.array(z.number().int()).describe('The queued reboot commands (GET /api/command/{id}/)'),
-});
-export type BulkRebootAccepted = z.infer<typeof BulkRebootAcceptedSchema>;
 
 export const CommandStateSchema = z.enum(COMMAND_STATES);
 export type CommandState = z.infer<typeof CommandStateSchema>;

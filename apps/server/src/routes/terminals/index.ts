@@ -1,3 +1,4 @@
+import { BulkRebootAcceptedSchema, BulkRebootRequestSchema } from '@forecourt/contract/bulk-reboot';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import {
   HISTORY_DEFAULT_RANGE_MS,
@@ -7,8 +8,6 @@ import {
   TelemetryHistorySchema,
 } from '@forecourt/contract/telemetry-history';
 import {
-  BulkRebootAcceptedSchema,
-  BulkRebootRequestSchema,
   CommandSchema,
   DeviceTokenResponseSchema,
   RebootAcceptedSchema,

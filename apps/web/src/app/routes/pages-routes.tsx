@@ -1,11 +1,22 @@
 import { logRoutePatterns } from '@forecourt/contract/log-paths';
+import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
 import { DASHBOARD_ROUTES } from '../boot/dashboards.ts';
 import { lazyPage } from './lazy-page.tsx';
+import type { PAGE_LOADERS } from './page-loaders.ts';
+
+/** A page of page-loaders.ts, at its path: that module first, then the page's own code. */
+const page = (path: keyof typeof PAGE_LOADERS) =>
+  lazyPage(path, () =>
+    import('./page-loaders.ts').then((m) => {
+      const load: () => Promise<{ default: ComponentType }> = m.PAGE_LOADERS[path];
+      return load();
+    }),
+  );
 
 /**
- * The guarded pages area: every screen behind the sign-in, one line each. Paths have no leading
- * slash and live at the root of the hash (`#/agent/dashboard`). Add a page with one `lazyPage` line.
+ * The guarded pages area: every screen behind the sign-in. Paths have no leading slash and live at the root of
+ * the hash (`#/agent/dashboard`). Add a page with one line in page-loaders.ts and one `page(...)` here.
  */
 export const pagesRoutes: RouteObject[] = [
   // Dashboards (their table is the boot's: app/boot/dashboards.ts)
@@ -15,26 +26,26 @@ export const pagesRoutes: RouteObject[] = [
   ...logRoutePatterns().map(([path, kind]) =>
     lazyPage(path, () => import('./pages/logs/log-pages.tsx').then((m) => ({ default: m.LOG_PAGES[kind] }))),
   ),
-  lazyPage('profile', () => import('./pages/profile/profile-page.tsx')),
+  page('profile'),
 
   // One terminal: details, charts of its readings, recent alerts and commands
-  lazyPage('site/:siteId/terminal/:terminalId', () => import('./pages/terminal/terminal-page.tsx')),
+  page('site/:siteId/terminal/:terminalId'),
 
   // Administration (agents only)
-  lazyPage('admin/companies', () => import('./pages/admin/companies-page.tsx')),
-  lazyPage('admin/sites', () => import('./pages/admin/sites-page.tsx')),
-  lazyPage('admin/terminals', () => import('./pages/admin/terminals-page.tsx')),
-  lazyPage('admin/pumps', () => import('./pages/admin/pumps-page.tsx')),
-  lazyPage('admin/users', () => import('./pages/admin/users-page.tsx')),
-  lazyPage('admin/import', () => import('./pages/admin/import-page.tsx')),
-  lazyPage('admin/audit', () => import('./pages/admin/audit-page.tsx')),
+  page('admin/companies'),
+  page('admin/sites'),
+  page('admin/terminals'),
+  page('admin/pumps'),
+  page('admin/users'),
+  page('admin/import'),
+  page('admin/audit'),
 
   // UI features: a living catalogue of Forecourt's own components
-  lazyPage('pages/ui-features/buttons', () => import('./pages/ui-features/buttons-page.tsx')),
-  lazyPage('pages/ui-features/grid', () => import('./pages/ui-features/grid-page.tsx')),
-  lazyPage('pages/ui-features/icons', () => import('./pages/ui-features/icons-page.tsx')),
-  lazyPage('pages/ui-features/modals', () => import('./pages/ui-features/modals-page.tsx')),
-  lazyPage('pages/ui-features/typography', () => import('./pages/ui-features/typography-page.tsx')),
-  lazyPage('pages/ui-features/search-fields', () => import('./pages/ui-features/search-fields-page.tsx')),
-  lazyPage('pages/ui-features/tabs', () => import('./pages/ui-features/tabs-page.tsx')),
+  page('pages/ui-features/buttons'),
+  page('pages/ui-features/grid'),
+  page('pages/ui-features/icons'),
+  page('pages/ui-features/modals'),
+  page('pages/ui-features/typography'),
+  page('pages/ui-features/search-fields'),
+  page('pages/ui-features/tabs'),
 ];
