@@ -81,6 +81,9 @@ function alert(id: number, terminalId: number, number: string) {
     acknowledged_at: null,
     acknowledged_by: null,
     note: null,
+    rule_id: null,
+    silenced: false,
+    maintenance_id: null,
   };
 }
 
