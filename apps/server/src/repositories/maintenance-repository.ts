@@ -3,8 +3,8 @@ import type { Database } from '../db/client.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
 import type { ChangeInput } from './change-repository.ts';
 import { iso, num, Params } from './read-scope.ts';
-import type { Place, RuleActor, Visibility } from './rule-repository.ts';
 import { publicWindow } from './rule-read-model.ts';
+import type { Place, RuleActor, Visibility } from './rule-repository.ts';
 import { targetReachesSql, visibleToSql, windowCoversSql } from './rule-sql.ts';
 import { type Tx, unitOfWork } from './unit-of-work.ts';
 
