@@ -57,6 +57,23 @@ describe.skipIf(postgresUnavailable)('demo seed', () => {
     expect(pumpsOnController[0]!.n).toBe(0);
   });
 
+  it('rolls up its seeded sales into the no_sales baseline, per terminal and local hour', async () => {
+    const q = t.database.query.bind(t.database);
+    const [sums] = await q<{ hours: number; rolled: number; sold: number }>(
+      `select (select count(*)::int from sales_hours) hours,
+              (select coalesce(sum(n), 0)::int from sales_hours) rolled,
+              (select count(*)::int from transactions) sold`,
+    );
+    expect(sums!.hours).toBeGreaterThan(100);
+    expect(sums!.rolled).toBe(sums!.sold);
+    const wrong = await q(
+      `select x.terminal_id from transactions x
+        group by x.terminal_id
+       having max(x.at) is distinct from (select last_at from sales_terminals st where st.terminal_id = x.terminal_id)`,
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it('links the demo users: agent to the agent, company to one company, site to one site of it', async () => {
     const q = t.database.query.bind(t.database);
     expect(await q('select username, agent_id from users order by id')).toEqual([

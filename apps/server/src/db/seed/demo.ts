@@ -2,6 +2,7 @@ import { eventTexts, severityOf } from '@forecourt/contract/events';
 import { PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import { createRandom, type Random, seedOf } from '@forecourt/contract/random';
 import { carrierOf } from '../../repositories/pump-carrier.ts';
+import { rollUpSalesHistory } from '../../repositories/sales-rollup.ts';
 import { hashPassword } from '../../services/passwords.ts';
 import type { QueryFn } from '../client.ts';
 import { ensureHistoryPartitions } from '../telemetry-history.ts';
@@ -892,6 +893,8 @@ export async function seedDemo(ex: QueryFn, now: Date = new Date()): Promise<Dem
   const txRows = transactionRows(ctx, gaps);
   await ensureHistoryPartitions(ex, new Date(start), now);
   await seedHistory(ex, { connRows, alertRows, shockRows, telemetryRows, statusRows, txRows });
+  // The no_sales baseline learns from the seeded sales like from live ones.
+  await rollUpSalesHistory(ex, now);
   await seedCommands(ex, commandRows);
   await seedUsers(ctx);
   await advanceSequences(ex);

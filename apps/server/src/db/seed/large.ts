@@ -1,6 +1,7 @@
 import { EVENT_CATALOGUE, eventTexts } from '@forecourt/contract/events';
 import { PUMP_STATUS_CODES, PUMP_STATUS_NORMAL, pumpStatusText } from '@forecourt/contract/pumps';
 import { carrierSql } from '../../repositories/pump-carrier.ts';
+import { rollUpSalesHistory } from '../../repositories/sales-rollup.ts';
 import type { Database } from '../client.ts';
 import {
   clusterClosedRollupMonths,
@@ -494,6 +495,11 @@ export async function seedLarge(
         order by x.at`,
       [now, termRange.lo, termRange.hi],
     );
+
+    {
+      const done = stepTimer('sales roll-up (no_sales baseline)');
+      done(await rollUpSalesHistory(q, now, termRange));
+    }
 
     const connectivityEvents = await inserted(
       'connectivity events',
