@@ -12,17 +12,21 @@ import {
   Loader,
   Modal,
   NativeSelect,
+  Paper,
   Stack,
   Table,
   Text,
+  Textarea,
   TextInput,
   Title,
   Tooltip,
+  useMantineTheme,
   VisuallyHidden,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle, IconCheck, IconCopy, IconKey, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDateWriters } from '../../../../i18n/format.ts';
 import { errorText } from '../../../../lib/api-client.ts';
@@ -82,12 +86,13 @@ function CreateKeyDialog({ opened, onClose }: { opened: boolean; onClose: () => 
           <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title={t('API_KEYS_ONCE_TITLE')}>
             {t('API_KEYS_ONCE')}
           </Alert>
-          <TextInput
+          <Textarea
             label={t('API_KEYS_TOKEN')}
             value={created.token}
             readOnly
+            rows={2}
             onFocus={(e) => e.currentTarget.select()}
-            styles={{ input: { fontFamily: 'monospace' } }}
+            styles={{ input: { fontFamily: 'monospace', wordBreak: 'break-all' } }}
             data-testid="api-key-token"
           />
           <Text size="xs" c="dimmed">
@@ -203,11 +208,53 @@ function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: 
   );
 }
 
-function KeysTable({ keys, onDelete }: { keys: ApiKey[]; onDelete: (key: ApiKey) => void }) {
+/** What a key's row shows, the same in the table and in the phone's list. */
+function useKeyView() {
   const { t } = useTranslation();
   const { dateTime } = useDateWriters();
   const when = (iso: string | null, none: string) => (iso ? dateTime(new Date(iso)) : none);
   const now = Date.now();
+  return {
+    access: (key: ApiKey) => (
+      <Badge
+        variant="light"
+        color={key.read_only ? 'blue' : 'orange'}
+        styles={{ label: { overflow: 'visible' } }}
+      >
+        {key.read_only ? t('API_KEYS_READ_ONLY') : t('API_KEYS_FULL')}
+      </Badge>
+    ),
+    prefix: (key: ApiKey) => <Code>{key.prefix}…</Code>,
+    created: (key: ApiKey) => when(key.created_at, ''),
+    lastUsed: (key: ApiKey) => when(key.last_used_at, t('API_KEYS_NEVER_USED')),
+    expires: (key: ApiKey) =>
+      key.expires_at !== null && Date.parse(key.expires_at) <= now ? (
+        <Badge variant="light" color="red">
+          {t('API_KEYS_EXPIRED')}
+        </Badge>
+      ) : (
+        when(key.expires_at, t('API_KEYS_NO_EXPIRY'))
+      ),
+    remove: (key: ApiKey, onDelete: (key: ApiKey) => void) => (
+      <Tooltip label={t('API_KEYS_DELETE_ROW', { name: key.name })} withinPortal>
+        <ActionIcon
+          variant="subtle"
+          color="red"
+          aria-label={t('API_KEYS_DELETE_ROW', { name: key.name })}
+          onClick={() => onDelete(key)}
+        >
+          <IconTrash size={16} />
+        </ActionIcon>
+      </Tooltip>
+    ),
+  };
+}
+
+const NOWRAP = { whiteSpace: 'nowrap' } as const;
+
+function KeysTable({ keys, onDelete }: { keys: ApiKey[]; onDelete: (key: ApiKey) => void }) {
+  const { t } = useTranslation();
+  const view = useKeyView();
   return (
     <Table.ScrollContainer minWidth={720}>
       <Table verticalSpacing="xs" aria-label={t('API_KEYS_TITLE')}>
@@ -225,48 +272,57 @@ function KeysTable({ keys, onDelete }: { keys: ApiKey[]; onDelete: (key: ApiKey)
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {keys.map((key) => {
-            const expired = key.expires_at !== null && Date.parse(key.expires_at) <= now;
-            return (
-              <Table.Tr key={key.id}>
-                <Table.Td fw={600}>{key.name}</Table.Td>
-                <Table.Td>
-                  <Code>{key.prefix}…</Code>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={key.read_only ? 'blue' : 'orange'}>
-                    {key.read_only ? t('API_KEYS_READ_ONLY') : t('API_KEYS_FULL')}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{when(key.created_at, '')}</Table.Td>
-                <Table.Td>{when(key.last_used_at, t('API_KEYS_NEVER_USED'))}</Table.Td>
-                <Table.Td>
-                  {expired ? (
-                    <Badge variant="light" color="red">
-                      {t('API_KEYS_EXPIRED')}
-                    </Badge>
-                  ) : (
-                    when(key.expires_at, t('API_KEYS_NO_EXPIRY'))
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <Tooltip label={t('API_KEYS_DELETE_ROW', { name: key.name })} withinPortal>
-                    <ActionIcon
-                      variant="subtle"
-                      color="red"
-                      aria-label={t('API_KEYS_DELETE_ROW', { name: key.name })}
-                      onClick={() => onDelete(key)}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Tooltip>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
+          {keys.map((key) => (
+            <Table.Tr key={key.id}>
+              <Table.Td fw={600}>{key.name}</Table.Td>
+              <Table.Td style={NOWRAP}>{view.prefix(key)}</Table.Td>
+              <Table.Td style={NOWRAP}>{view.access(key)}</Table.Td>
+              <Table.Td>{view.created(key)}</Table.Td>
+              <Table.Td>{view.lastUsed(key)}</Table.Td>
+              <Table.Td>{view.expires(key)}</Table.Td>
+              <Table.Td>{view.remove(key, onDelete)}</Table.Td>
+            </Table.Tr>
+          ))}
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** On a phone: one block per key, its facts labelled, instead of a table wider than the screen. */
+function KeysList({ keys, onDelete }: { keys: ApiKey[]; onDelete: (key: ApiKey) => void }) {
+  const { t } = useTranslation();
+  const view = useKeyView();
+  const fact = (label: string, value: ReactNode) => (
+    <Group gap={6} wrap="nowrap">
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm" component="div">
+        {value}
+      </Text>
+    </Group>
+  );
+  return (
+    <Stack gap="xs" component="ul" aria-label={t('API_KEYS_TITLE')} p={0} m={0} style={{ listStyle: 'none' }}>
+      {keys.map((key) => (
+        <Paper key={key.id} component="li" withBorder radius="sm" p="sm">
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Stack gap={4} miw={0}>
+              <Group gap="xs">
+                <Text fw={600}>{key.name}</Text>
+                {view.access(key)}
+              </Group>
+              {fact(t('API_KEYS_PREFIX'), view.prefix(key))}
+              {fact(t('API_KEYS_CREATED'), view.created(key))}
+              {fact(t('API_KEYS_LAST_USED'), view.lastUsed(key))}
+              {fact(t('API_KEYS_EXPIRES'), view.expires(key))}
+            </Stack>
+            {view.remove(key, onDelete)}
+          </Group>
+        </Paper>
+      ))}
+    </Stack>
   );
 }
 
@@ -275,6 +331,9 @@ export function ApiKeysSection() {
   const { t } = useTranslation();
   const titleId = useId();
   const query = useQuery(apiKeysQuery());
+  const theme = useMantineTheme();
+  const narrow = useMediaQuery(`(max-width: calc(${theme.breakpoints.sm} - 1px))`);
+  const Keys = narrow ? KeysList : KeysTable;
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<ApiKey | null>(null);
   return (
@@ -300,7 +359,7 @@ export function ApiKeysSection() {
         ) : query.data.length === 0 ? (
           <Text size="sm">{t('API_KEYS_EMPTY')}</Text>
         ) : (
-          <KeysTable keys={query.data} onDelete={setDeleting} />
+          <Keys keys={query.data} onDelete={setDeleting} />
         )}
       </Stack>
       <CreateKeyDialog opened={creating} onClose={() => setCreating(false)} />
