@@ -185,7 +185,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
             type: 'apiKey',
             in: 'header',
             name: 'Authorization',
-            description: '`JWT <token>` or `Bearer <token>`',
+            description:
+              '`JWT <token>` or `Bearer <token>` (a session), or `ApiKey <key>` (also `Bearer <key>`)',
           },
           device: { type: 'apiKey', in: 'header', name: 'Authorization', description: '`Device <token>`' },
         },

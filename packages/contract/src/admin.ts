@@ -433,6 +433,7 @@ export const AUDIT_ENTITIES = [
   'import',
   'alert_rule',
   'maintenance_window',
+  'api_key',
 ] as const;
 export const AUDIT_ACTIONS = [
   'create',

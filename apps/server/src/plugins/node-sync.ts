@@ -12,7 +12,7 @@ import { type Change, type ChangeInput, isPublicChange } from '../repositories/c
  *   another node reaches a device waiting on this one); 'device' changes (token rotated, terminal decommissioned)
  *   drop the cached token and wake them too: the long-poll checks its token in the database again;
  * - 'connectivity' changes make this node's next heartbeat of that terminal check the database again;
- * - 'session' changes forget the user's cached principal and read the revoked tokens again; 'fleet' changes drop
+ * - 'session' changes forget the user's cached principal and API keys and read the revoked tokens again; 'fleet' changes drop
  *   the location cache, the cached device tokens of the place and what the alert rules remember of the rules.
  */
 /** A change this node's write recorded, as the feed would hand it over (its id is not needed to apply it). */
@@ -48,7 +48,10 @@ export const nodeSyncPlugin = fp(
       for (const c of changes) {
         switch (c.kind) {
           case 'session':
-            if (c.userId != null) repos.principals.forget(c.userId);
+            if (c.userId != null) {
+              repos.principals.forget(c.userId);
+              app.apiKeys.forget(c.userId);
+            }
             revoked = true;
             continue;
           case 'device':

@@ -1,6 +1,7 @@
 import type { Env } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
 import { createAlertRepository } from './alert-repository.ts';
+import { createApiKeyRepository } from './api-key-repository.ts';
 import { createAuditRepository } from './audit-repository.ts';
 import { createChangeRepository } from './change-repository.ts';
 import { createCommandRepository } from './command-repository.ts';
@@ -60,6 +61,7 @@ export function createRepositories(database: Database, _config: Env) {
     targets: createTargetRepository(database),
     rules: createRuleRepository(database),
     maintenance: createMaintenanceRepository(database),
+    apiKeys: createApiKeyRepository(database),
     /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
     work: {
       run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),

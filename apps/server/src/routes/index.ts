@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { adminRoutes } from './admin/index.ts';
 import { agentRoutes } from './agents/index.ts';
 import { alertRoutes } from './alerts/index.ts';
+import { apiKeyRoutes } from './api-keys/index.ts';
 import { authRoutes } from './auth/index.ts';
 import { companyDataRoutes } from './companies/dashboard-reads.ts';
 import { companyRoutes } from './companies/index.ts';
@@ -39,6 +40,7 @@ export async function routes(app: FastifyInstance) {
   await app.register(alertRoutes);
   await app.register(ruleRoutes);
   await app.register(maintenanceRoutes);
+  await app.register(apiKeyRoutes);
   await app.register(agentRoutes);
   await app.register(companyDataRoutes);
   await app.register(siteDataRoutes);

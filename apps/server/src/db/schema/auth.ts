@@ -1,5 +1,6 @@
-import { bigserial, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { ts } from './columns.ts';
+import { users } from './org.ts';
 
 export const resetTokens = pgTable(
   'reset_tokens',
@@ -48,3 +49,27 @@ export const meta = pgTable('meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * API keys (docs/integrations.md "API keys"): a user's long-lived credentials for other systems, stored only as the
+ * sha-256 of a 256-bit random token, with its first characters in clear (`prefix`) to tell keys apart. Deleting a
+ * key deletes its row; the audit keeps what it was.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    readOnly: boolean('read_only').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    /** Written at most once a minute per key (services/api-keys.ts). */
+    lastUsedAt: ts('last_used_at'),
+    expiresAt: ts('expires_at'),
+  },
+  (t) => [index('api_keys_user_idx').on(t.userId, t.id.desc())],
+);

@@ -1,3 +1,4 @@
+import { isApiKeyToken } from '@forecourt/contract/api-keys';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import {
   LIVE_BATCH_MS,
@@ -42,7 +43,7 @@ export async function liveRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const streams = createLiveStreams({
     feed: app.feed,
-    checkToken: (token) => app.accounts.checkToken(token),
+    checkToken: (token) => (isApiKeyToken(token) ? app.apiKeys.check(token) : app.accounts.checkToken(token)),
     forgetPrincipal: (userId) => app.repos.principals.forget(userId),
     log: app.log.child({ service: 'live' }),
     settings: { maxPerAddress: app.config.LIVE_MAX_STREAMS_PER_ADDRESS },
@@ -91,7 +92,8 @@ export async function liveRoutes(fastify: FastifyInstance) {
           'open the stream after your first reads with the oldest of theirs and nothing between is missed;',
           'an id older than the feed keeps (at least 10 minutes) or unknown gets',
           '`event: reset` with `data: {"id":<cursor>}`: refetch everything, changes follow from there. The',
-          'stream ends when its token is revoked or expires, the user is disabled or changes password, or the',
+          'stream ends when its token is revoked or expires (an API key: deleted or expired), the user is disabled or',
+          'changes password, or the',
           `client reads too slowly (it reconnects and resumes). At most ${LIVE_MAX_STREAMS_PER_USER} open streams`,
           `per user and ${LIVE_MAX_STREAMS_PER_ADDRESS} (by default) per client address on one node: one more is`,
           'answered 429.',
@@ -118,7 +120,7 @@ export async function liveRoutes(fastify: FastifyInstance) {
       await feedReady();
       const opened = streams.open({
         principal: request.principal!,
-        claims: request.claims!,
+        claims: request.claims ?? { exp: (request.apiKey?.expiresAt?.getTime() ?? Infinity) / 1000 },
         token: extractToken(request, app.config.AUTH_HEADER)!,
         raw: reply.raw,
         after,

@@ -94,7 +94,7 @@ export async function userRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/user/update/',
     {
-      onRequest: app.authenticate,
+      onRequest: [app.authenticate, app.signedInOnly('change the profile')],
       schema: {
         ...auth,
         summary: 'Change name, email or avatar; answers the updated user',
@@ -133,7 +133,7 @@ export async function userRoutes(fastify: FastifyInstance) {
   app.post(
     '/api/user/change/password/',
     {
-      onRequest: app.authenticate,
+      onRequest: [app.authenticate, app.signedInOnly('change the password')],
       schema: {
         ...auth,
         summary: 'Change the password; answers a fresh token (older tokens stop working)',

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Change } from '../../repositories/change-repository.ts';
-import type { TokenCheck } from '../accounts.ts';
+import type { Principal } from '../../repositories/principal-repository.ts';
 import type { ChangeFeed } from '../change-feed.ts';
 import { addressKey } from './address.ts';
 import { FlushScheduler } from './flush-scheduler.ts';
@@ -17,12 +17,18 @@ import {
 } from './sse-stream.ts';
 
 export type { LiveStreamSettings } from './settings.ts';
+
+/** Whether a stream's token (a session token or an API key) still stands, and the rights it now carries. */
+export type StreamCheck = { ok: true; principal: Principal } | { ok: false };
 export type { EndReason } from './sse-stream.ts';
 
 export interface LiveStreamsOptions {
   feed: ChangeFeed;
-  /** The check every authenticated request passes (services/accounts.ts): revoked, disabled, password changed. */
-  checkToken: (token: string) => Promise<TokenCheck>;
+  /**
+   * The check every authenticated request passes (services/accounts.ts, services/api-keys.ts): revoked, disabled,
+   * password changed, key deleted.
+   */
+  checkToken: (token: string) => Promise<StreamCheck>;
   /** Drops the cached principal of a user, so the next check reads the user again. */
   forgetPrincipal: (userId: number) => void;
   log: FastifyBaseLogger;
@@ -100,14 +106,14 @@ export function createLiveStreams(opts: LiveStreamsOptions) {
       do {
         checkAgain.delete(userId);
         opts.forgetPrincipal(userId);
-        const results = new Map<string, Promise<TokenCheck>>();
+        const results = new Map<string, Promise<StreamCheck>>();
         for (const stream of [...(byUser.get(userId) ?? [])]) {
           let result = results.get(stream.token);
           if (!result) {
             result = opts.checkToken(stream.token);
             results.set(stream.token, result);
           }
-          let check: TokenCheck;
+          let check: StreamCheck;
           try {
             check = await result;
           } catch (err) {

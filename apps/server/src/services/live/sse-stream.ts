@@ -96,7 +96,8 @@ export interface StreamContext {
 /** Who opens a stream: the authenticated request's principal, claims and token, its socket and resume point. */
 export interface StreamRequest {
   principal: Principal;
-  claims: TokenClaims;
+  /** When the stream's credential ends (`exp`, seconds since the epoch; Infinity for a key that never expires). */
+  claims: Pick<TokenClaims, 'exp'>;
   token: string;
   raw: ServerResponse;
   /** Last-Event-ID: resume after this change id; null for live from now. */
@@ -117,7 +118,7 @@ export class SseStream implements Flushable {
   readonly token: string;
   /** The key its client address counts under (address.ts). */
   readonly addressKey: string;
-  private readonly claims: TokenClaims;
+  private readonly claims: Pick<TokenClaims, 'exp'>;
   private readonly raw: ServerResponse;
   private readonly after: number | null;
   private group: ScopeGroup<SseStream>;

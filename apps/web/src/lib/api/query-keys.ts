@@ -10,6 +10,7 @@ import type { Scope } from '../scope.ts';
 export const QUERY_ROOTS = {
   admin: 'admin',
   alerts: 'alerts',
+  apiKeys: 'api-keys',
   battery: 'battery',
   commands: 'commands',
   companies: 'companies',

@@ -38,6 +38,7 @@ import { avatarSrc, changePassword, updateProfile } from '../../../../lib/api/us
 import { isApiError } from '../../../../lib/api-client.ts';
 import { setToken, setUser, useSession } from '../../../../lib/auth/session.ts';
 import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
+import { ApiKeysSection } from './api-keys-section.tsx';
 import { NotificationsSection } from './notifications-section.tsx';
 
 /**
@@ -357,7 +358,7 @@ function PasswordChangeForm({ username }: { username: string }) {
   );
 }
 
-/** `#/profile`: who is signed in, the profile form and the password change. */
+/** `#/profile`: who is signed in, the profile form, the password change, alert mail and API keys. */
 export default function ProfilePage() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -377,6 +378,7 @@ export default function ProfilePage() {
         <PasswordChangeForm username={user.username} />
       </SimpleGrid>
       <NotificationsSection />
+      <ApiKeysSection />
     </Stack>
   );
 }
