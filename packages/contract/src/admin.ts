@@ -433,6 +433,8 @@ export const AUDIT_ENTITIES = [
   'import',
   'alert_rule',
   'maintenance_window',
+  'contact_point',
+  'notification_policy',
 ] as const;
 export const AUDIT_ACTIONS = [
   'create',
