@@ -60,12 +60,6 @@ function toRecord(r: DbContactPoint): ContactPointRecord {
   };
 }
 
-/** The public shape (what the API answers and the audit records: never the secret). */
-export function publicContactPoint(r: ContactPointRecord): ContactPoint {
-  const { place: _place, secret: _secret, ...rest } = r;
-  return rest;
-}
-
 /**
  * Managed by what the caller holds: an agent its agent's contact points, a company user those of its companies and
  * their sites. Parameters: agent id (or null) and company ids.

@@ -73,11 +73,6 @@ function toRecord(r: DbPolicy): PolicyRecord {
   };
 }
 
-export function publicPolicy(r: PolicyRecord): NotificationPolicy {
-  const { place: _place, ...rest } = r;
-  return rest;
-}
-
 const fieldParams = (f: PolicyFields) => [
   f.name,
   f.scopeKind,

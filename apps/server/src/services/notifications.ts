@@ -11,23 +11,18 @@ import {
 } from '@forecourt/contract/notifications';
 import { badRequest, forbidden, notFound } from '../lib/errors.ts';
 import { canReach } from '../plugins/scope.ts';
-import {
-  type ContactPointFields,
-  type ContactPointRecord,
-  publicContactPoint,
-} from '../repositories/contact-point-repository.ts';
+import type { ContactPointFields, ContactPointRecord } from '../repositories/contact-point-repository.ts';
 import type { Repositories } from '../repositories/index.ts';
-import {
-  type PolicyFields,
-  type PolicyRecord,
-  publicPolicy,
-} from '../repositories/notification-policy-repository.ts';
+import type { PolicyFields, PolicyRecord } from '../repositories/notification-policy-repository.ts';
+import { publicContactPoint, publicPolicy } from '../repositories/notification-read-model.ts';
 import type { Principal } from '../repositories/principal-repository.ts';
 import type { Place } from '../repositories/rule-repository.ts';
 import type { ChangeInput } from '../repositories/change-repository.ts';
-import type { Tx } from '../repositories/unit-of-work.ts';
 import { type AllowList, checkUrl } from './outbound-http.ts';
 import type { TargetService } from './targets.ts';
+
+/** The unit of work a write runs in (repos.work.run). */
+type Tx = Parameters<Parameters<Repositories['work']['run']>[0]>[0];
 
 const fleetChange = (p: Place): ChangeInput => ({
   kind: 'fleet',

@@ -141,23 +141,24 @@ export async function postJson(
   const listed = allow.hosts.has(bare(url.hostname));
   const client = url.protocol === 'https:' ? https : http;
   // Every address the connection may use is checked again here, after resolution.
-  const lookup: typeof dnsLookup = ((
+  const lookup = (
     hostname: string,
-    options: object,
+    options: { family?: number | string; all?: boolean },
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
   ) => {
-    dnsLookup(hostname, { ...options, all: true } as never, (err, list: LookupAddress[]) => {
+    const family = options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : Number(options.family ?? 0);
+    dnsLookup(hostname, { all: true, family: family === 4 || family === 6 ? family : 0 }, (err, list) => {
       if (err) return callback(err, '', 0);
       const ok = list.filter((a) => listed || addressAllowed(a.address, allow));
       if (!ok.length) {
-        const e = new Error(`refused: ${hostname} resolves to an internal address`) as NodeJS.ErrnoException;
-        e.code = 'EREFUSED_INTERNAL';
-        return callback(e, '', 0);
+        const refused: NodeJS.ErrnoException = new Error(`refused: ${hostname} resolves to an internal address`);
+        refused.code = 'EREFUSED_INTERNAL';
+        return callback(refused, '', 0);
       }
-      if ((options as { all?: boolean }).all) return callback(null, ok);
+      if (options.all) return callback(null, ok);
       return callback(null, ok[0]!.address, ok[0]!.family);
     });
-  }) as never;
+  };
   return new Promise<PostResult>((resolve) => {
     let settled = false;
     const done = (r: PostResult) => {
@@ -171,13 +172,12 @@ export async function postJson(
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
-        lookup,
+        lookup: lookup as unknown as http.RequestOptions['lookup'],
         agent: false,
       },
       (res) => {
         res.resume();
         const code = res.statusCode ?? null;
-        res.on('end', () => undefined);
         if (code !== null && code >= 200 && code < 300) done({ statusCode: code, error: null });
         else if (code !== null && code >= 300 && code < 400)
           done({ statusCode: code, error: `answered ${code}: redirects are not followed` });

@@ -18,8 +18,7 @@ import { notFound } from '../../lib/errors.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
 import { parseId } from '../../plugins/scope.ts';
-import { publicContactPoint } from '../../repositories/contact-point-repository.ts';
-import { publicPolicy } from '../../repositories/notification-policy-repository.ts';
+import { publicContactPoint, publicPolicy } from '../../repositories/notification-read-model.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const security = [{ jwt: [] }];
