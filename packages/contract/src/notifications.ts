@@ -41,8 +41,6 @@ export const NOTIFICATION_TEXTS = {
   contactPointIds: `contact_point_ids must list 1 to ${MAX_POLICY_IDS} contact point ids`,
   escalateAfter: `escalate_after_s must be null or a whole number of seconds from 0 to ${MAX_ESCALATE_AFTER_S}`,
   escalateTo: `escalate_to_ids must be a list of at most ${MAX_POLICY_IDS} contact point ids`,
-  escalateToNeeded: 'escalate_to_ids must name at least one contact point when escalate_after_s is set',
-  escalateAfterNeeded: 'escalate_after_s must be set when escalate_to_ids names contact points',
   enabled: 'enabled must be true or false',
   siteUsers: 'Site users cannot manage notifications; agents and company users do.',
 } as const;
@@ -186,21 +184,6 @@ const escalateAfter = z
   .nullable();
 const enabled = z.boolean({ error: NOTIFICATION_TEXTS.enabled });
 
-/** The checks across a policy's fields. */
-export function policyProblems(p: {
-  escalate_after_s?: number | null;
-  escalate_to_ids?: number[];
-}): Array<{ path: string; message: string }> {
-  const out: Array<{ path: string; message: string }> = [];
-  const after = p.escalate_after_s ?? null;
-  const to = p.escalate_to_ids ?? [];
-  if (after !== null && to.length === 0)
-    out.push({ path: 'escalate_to_ids', message: NOTIFICATION_TEXTS.escalateToNeeded });
-  if (after === null && to.length > 0)
-    out.push({ path: 'escalate_after_s', message: NOTIFICATION_TEXTS.escalateAfterNeeded });
-  return out;
-}
-
 export const NotificationPolicyCreateSchema = z
   .object({
     name,
@@ -215,10 +198,7 @@ export const NotificationPolicyCreateSchema = z
     escalate_to_ids: idList(NOTIFICATION_TEXTS.escalateTo).default([]),
     enabled: enabled.default(true),
   })
-  .strict()
-  .superRefine((p, ctx) => {
-    for (const x of policyProblems(p)) ctx.addIssue({ code: 'custom', path: [x.path], message: x.message });
-  });
+  .strict();
 export type NotificationPolicyCreate = z.output<typeof NotificationPolicyCreateSchema>;
 export type NotificationPolicyCreateInput = z.input<typeof NotificationPolicyCreateSchema>;
 

@@ -7,7 +7,6 @@ import {
   type NotificationPolicyCreate,
   type NotificationPolicyPatch,
   type Owner,
-  policyProblems,
 } from '@forecourt/contract/notifications';
 import { badRequest, forbidden, notFound } from '../lib/errors.ts';
 import { canReach } from '../plugins/scope.ts';
@@ -221,8 +220,6 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
           escalate_after_s: b.escalate_after_s !== undefined ? b.escalate_after_s : before.escalate_after_s,
           escalate_to_ids: b.escalate_to_ids ?? before.escalate_to_ids,
         };
-        const problems = policyProblems(merged);
-        if (problems.length) throw badRequest(problems.map((x) => x.message));
         let place = before.place;
         const target = b.target ?? before.target;
         if (b.target) {
