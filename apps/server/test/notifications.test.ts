@@ -143,7 +143,10 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
     expect(read.json()).not.toHaveProperty('secret');
     expect(ContactPointSchema.parse(read.json()).url).toBe(receiver.url('/ok'));
 
-    const mine = await contactPoint({ name: 'Company mail', kind: 'email', addresses: ['ops@example.com'] }, company);
+    const mine = await contactPoint(
+      { name: 'Company mail', kind: 'email', addresses: ['ops@example.com'] },
+      company,
+    );
     expect(mine).toMatchObject({ owner: { kind: 'company', id: companyId }, has_secret: false, url: null });
     expect((await get(`/api/contact-points/${hook.id}/`, company)).statusCode).toBe(403);
     expect((await patch(`/api/contact-points/${hook.id}/`, { name: 'x' }, company)).statusCode).toBe(403);
@@ -198,7 +201,11 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
     expect(errorsOf(badAddress).join()).toContain('addresses');
     const noUrl = await post('/api/contact-points/', { name: 'w', kind: 'slack' });
     expect(errorsOf(noUrl).join()).toContain('url');
-    const ftp = await post('/api/contact-points/', { name: 'w', kind: 'webhook', url: 'ftp://example.com/x' });
+    const ftp = await post('/api/contact-points/', {
+      name: 'w',
+      kind: 'webhook',
+      url: 'ftp://example.com/x',
+    });
     expect(ftp.statusCode).toBe(400);
     expect(errorsOf(ftp).join()).toContain('url');
     const shortSecret = await post('/api/contact-points/', {
@@ -220,7 +227,14 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
     });
     expect(badPolicy.statusCode).toBe(400);
     const all = errorsOf(badPolicy).join(' | ');
-    for (const field of ['name', 'target', 'min_severity', 'contact_point_ids', 'escalate_after_s', 'event_types'])
+    for (const field of [
+      'name',
+      'target',
+      'min_severity',
+      'contact_point_ids',
+      'escalate_after_s',
+      'event_types',
+    ])
       expect(all).toContain(field);
     const unknown = await post('/api/notification-policies/', {
       name: 'x',
@@ -272,7 +286,13 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
     const res = await post(`/api/contact-points/${cp.id}/test/`, {});
     expect(res.statusCode, res.body).toBe(200);
     const d = DeliverySchema.parse(res.json());
-    expect(d).toMatchObject({ event: 'test', status: 'delivered', attempts: 1, last_status_code: 204, alert_id: null });
+    expect(d).toMatchObject({
+      event: 'test',
+      status: 'delivered',
+      attempts: 1,
+      last_status_code: 204,
+      alert_id: null,
+    });
     const got = receiver.received.filter((r) => r.path === '/ok/test');
     expect(got).toHaveLength(1);
     expect(verify(cp.secret!, got[0]!)).toBe(true);
@@ -332,7 +352,14 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
       terminal: { id: f.plainTerminalId },
       link: `https://console.example/#/site/${f.siteId}/alert/log/`,
     });
-    expect(Object.keys(payload).sort()).toEqual(['alert', 'delivery_id', 'event', 'link', 'site', 'terminal']);
+    expect(Object.keys(payload).sort()).toEqual([
+      'alert',
+      'delivery_id',
+      'event',
+      'link',
+      'site',
+      'terminal',
+    ]);
     const slackBody = JSON.parse(receiver.received.find((r) => r.path === '/ok/slack')!.body);
     expect(Object.keys(slackBody)).toEqual(['text']);
     expect(slackBody.text).toContain('Printer error: paper jam');
@@ -340,9 +367,9 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
     const teamsBody = JSON.parse(receiver.received.find((r) => r.path === '/ok/teams')!.body);
     expect(teamsBody).toMatchObject({ '@type': 'MessageCard', '@context': 'https://schema.org/extensions' });
     expect(teamsBody.text).toContain('Printer error: paper jam');
-    expect(smtp.mails.some((m) => m.to.includes('night-shift@example.com') && m.text.includes('paper jam'))).toBe(
-      true,
-    );
+    expect(
+      smtp.mails.some((m) => m.to.includes('night-shift@example.com') && m.text.includes('paper jam')),
+    ).toBe(true);
 
     // Not due yet: nothing happens; after the retry delay the same delivery goes again and succeeds.
     await t.app.deliveries.tick(new Date(t0.getTime() + 1_000));
@@ -360,7 +387,9 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
     expect(retried).toMatchObject({ id: of(flaky.id).id, attempts: 2, last_status_code: 200 });
 
     // Clearing: alert.cleared to each contact point that got alert.raised.
-    expect((await deviceCall(t, device, 'POST', 'events', { event_type: 12, clear: true })).statusCode).toBe(202);
+    expect((await deviceCall(t, device, 'POST', 'events', { event_type: 12, clear: true })).statusCode).toBe(
+      202,
+    );
     const cleared = (await deliveries(`alert_id=${alertId}`)).filter((d) => d.event === 'alert.cleared');
     expect(cleared.map((d) => d.contact_point_id).sort()).toEqual([...all].sort());
     await t.app.deliveries.tick(new Date(t0.getTime() + 7_000));
@@ -375,10 +404,12 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
     await policy({ name: 'To the down hook', contact_point_ids: [down.id] });
     receiver.failNext(10);
     const alertId = await raise(13, 'Card reader error: no response');
+    expect((await t.app.repos.metrics.backlog()).deliveriesPending).toBeGreaterThanOrEqual(1);
     const t0 = new Date();
     for (const s of [0, 6, 12]) await t.app.deliveries.tick(new Date(t0.getTime() + s * 1000));
     const [d] = await deliveries(`alert_id=${alertId}`);
     expect(d).toMatchObject({ status: 'failed', attempts: 3, last_status_code: 500 });
+    expect((await t.app.repos.metrics.backlog()).deliveriesPending).toBe(0);
     receiver.failNext(0);
   });
 
@@ -411,7 +442,12 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
   it('a silenced alert notifies nothing; still active when its window ends, it is notified then', async () => {
     await noPolicies();
     const cp = await contactPoint({ name: 'Quiet', kind: 'webhook', url: receiver.url('/ok/quiet') });
-    await policy({ name: 'Quiet hours', contact_point_ids: [cp.id], escalate_after_s: 0, escalate_to_ids: [cp.id] });
+    await policy({
+      name: 'Quiet hours',
+      contact_point_ids: [cp.id],
+      escalate_after_s: 0,
+      escalate_to_ids: [cp.id],
+    });
     const window = await post('/api/maintenance/', {
       target: terminalTarget,
       starts_at: new Date().toISOString(),
@@ -420,7 +456,9 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
     expect(window.statusCode, window.body).toBe(201);
     const still = await raise(1, 'Flash drive failure: read errors');
     const gone = await raise(14, 'Power supply: mains lost');
-    expect((await deviceCall(t, device, 'POST', 'events', { event_type: 14, clear: true })).statusCode).toBe(202);
+    expect((await deviceCall(t, device, 'POST', 'events', { event_type: 14, clear: true })).statusCode).toBe(
+      202,
+    );
     expect(await deliveries(`alert_id=${still}`)).toEqual([]);
     expect(await t.app.deliveries.escalate(inS(10))).toBe(0);
     expect(await deliveries(`alert_id=${still}`)).toEqual([]);

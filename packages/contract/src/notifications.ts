@@ -82,7 +82,10 @@ export const OwnerSchema = z
   .object(
     {
       kind: z.enum(OWNER_KINDS, { error: NOTIFICATION_TEXTS.owner }),
-      id: z.number({ error: NOTIFICATION_TEXTS.owner }).int(NOTIFICATION_TEXTS.owner).positive(NOTIFICATION_TEXTS.owner),
+      id: z
+        .number({ error: NOTIFICATION_TEXTS.owner })
+        .int(NOTIFICATION_TEXTS.owner)
+        .positive(NOTIFICATION_TEXTS.owner),
     },
     { error: NOTIFICATION_TEXTS.owner },
   )
@@ -113,11 +116,14 @@ export const ContactPointCreateSchema = z
     addresses: addresses.optional(),
     url: url.nullable().optional(),
     secret: secret.optional(),
-    owner: OwnerSchema.optional().describe("Whose it is (default: the caller's own scope); a scope inside the caller's"),
+    owner: OwnerSchema.optional().describe(
+      "Whose it is (default: the caller's own scope); a scope inside the caller's",
+    ),
   })
   .strict()
   .superRefine((c, ctx) => {
-    for (const p of contactPointProblems(c)) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
+    for (const p of contactPointProblems(c))
+      ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
   });
 export type ContactPointCreate = z.output<typeof ContactPointCreateSchema>;
 export type ContactPointCreateInput = z.input<typeof ContactPointCreateSchema>;
@@ -190,11 +196,17 @@ export const NotificationPolicyCreateSchema = z
     target: TargetSchema,
     min_severity: minSeverity.default('info').describe('Only alerts at or above this severity'),
     event_types: eventTypes.default([]).describe('Only alerts of these event types (empty: all)'),
-    rule_ids: idList(NOTIFICATION_TEXTS.ruleIds).default([]).describe('Only alerts of these rules (empty: all)'),
-    contact_point_ids: contactPointIds.describe('Where each matching alert goes (alert.raised, alert.cleared)'),
+    rule_ids: idList(NOTIFICATION_TEXTS.ruleIds)
+      .default([])
+      .describe('Only alerts of these rules (empty: all)'),
+    contact_point_ids: contactPointIds.describe(
+      'Where each matching alert goes (alert.raised, alert.cleared)',
+    ),
     escalate_after_s: escalateAfter
       .default(null)
-      .describe('Still active and unacknowledged this long after it started: alert.escalated to escalate_to_ids'),
+      .describe(
+        'Still active and unacknowledged this long after it started: alert.escalated to escalate_to_ids',
+      ),
     escalate_to_ids: idList(NOTIFICATION_TEXTS.escalateTo).default([]),
     enabled: enabled.default(true),
   })
@@ -243,7 +255,11 @@ export const DeliverySchema = z
     event: z.enum(DELIVERY_EVENTS),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.number().int(),
-    last_status_code: z.number().int().nullable().describe('HTTP status of the last attempt (null: no answer)'),
+    last_status_code: z
+      .number()
+      .int()
+      .nullable()
+      .describe('HTTP status of the last attempt (null: no answer)'),
     last_error: z.string().nullable(),
     created_at: z.string(),
     delivered_at: z.string().nullable(),

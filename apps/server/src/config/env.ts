@@ -99,7 +99,12 @@ const allowedHosts = z
   .transform((v, ctx): string[] => {
     const value = (v ?? '').trim();
     if (value === '') return [];
-    const entries = value.split(',').map((e) => e.trim().replace(/^\[(.*)\]$/, '$1').toLowerCase());
+    const entries = value.split(',').map((e) =>
+      e
+        .trim()
+        .replace(/^\[(.*)\]$/, '$1')
+        .toLowerCase(),
+    );
     const bad = entries.filter((e) => !isAddressOrCidr(e) && !HOST_NAME.test(e));
     if (bad.length > 0) {
       ctx.addIssue({
@@ -125,7 +130,8 @@ const retryDelays = z
     if (list.length > 100 || list.some((n) => !Number.isFinite(n) || n <= 0 || n > 86_400)) {
       ctx.addIssue({
         code: 'custom',
-        message: 'must be a comma-separated list of at most 100 delays in seconds, each above 0 and at most 86400',
+        message:
+          'must be a comma-separated list of at most 100 delays in seconds, each above 0 and at most 86400',
       });
       return z.NEVER;
     }

@@ -2,8 +2,8 @@ import type { ContactPoint, ContactPointKind, OwnerKind } from '@forecourt/contr
 import type { Database } from '../db/client.ts';
 import type { contactPoints } from '../db/schema/notifications.ts';
 import { iso, num } from './read-scope.ts';
-import type { Place, Visibility } from './rule-repository.ts';
 import type { Row } from './rows.ts';
+import type { Place, Visibility } from './rule-repository.ts';
 import type { Tx } from './unit-of-work.ts';
 
 /** A contact point as stored: its public shape, where its owner sits, and its secret (never answered). */
@@ -109,9 +109,10 @@ export function createContactPointRepository(database: Database) {
 
     /** Every contact point (with its secret): what the delivery worker sends with. */
     async forSending(id: number): Promise<ContactPointRecord | null> {
-      const rows = await database.query<DbContactPoint>(`select ${COLS} from contact_points c where c.id = $1`, [
-        id,
-      ]);
+      const rows = await database.query<DbContactPoint>(
+        `select ${COLS} from contact_points c where c.id = $1`,
+        [id],
+      );
       return rows[0] ? toRecord(rows[0]) : null;
     },
 

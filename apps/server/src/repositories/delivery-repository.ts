@@ -3,8 +3,8 @@ import type { Database } from '../db/client.ts';
 import type { notificationDeliveries } from '../db/schema/notifications.ts';
 import { managedBySql } from './contact-point-repository.ts';
 import { iso, nullableNum, num } from './read-scope.ts';
-import type { Visibility } from './rule-repository.ts';
 import type { Row } from './rows.ts';
+import type { Visibility } from './rule-repository.ts';
 
 type DbDelivery = Row<
   typeof notificationDeliveries,
@@ -90,9 +90,10 @@ export function createDeliveryRepository(database: Database) {
     },
 
     async byId(id: number): Promise<Delivery | null> {
-      const rows = await database.query<DbDelivery>(`select ${COLS} from notification_deliveries d where d.id = $1`, [
-        id,
-      ]);
+      const rows = await database.query<DbDelivery>(
+        `select ${COLS} from notification_deliveries d where d.id = $1`,
+        [id],
+      );
       return rows[0] ? toDelivery(rows[0]) : null;
     },
 

@@ -4,8 +4,8 @@ import type { Database } from '../db/client.ts';
 import type { notificationPolicies } from '../db/schema/notifications.ts';
 import { managedBySql } from './contact-point-repository.ts';
 import { iso, num } from './read-scope.ts';
-import type { Place, Visibility } from './rule-repository.ts';
 import type { Row } from './rows.ts';
+import type { Place, Visibility } from './rule-repository.ts';
 import type { Tx } from './unit-of-work.ts';
 
 export interface PolicyRecord extends NotificationPolicy {

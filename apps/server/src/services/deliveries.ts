@@ -106,8 +106,18 @@ export function createDeliveries(opts: DeliveriesOptions) {
 
   async function contentOf(d: Delivery): Promise<NotificationContent> {
     if (d.alert_id === null)
-      return { delivery_id: d.id, event: d.event, alert: null, site: null, terminal: null, link: `${publicUrl}/` };
-    const [row, place] = await Promise.all([opts.alerts.byId(d.alert_id), opts.deliveries.placeOfAlert(d.alert_id)]);
+      return {
+        delivery_id: d.id,
+        event: d.event,
+        alert: null,
+        site: null,
+        terminal: null,
+        link: `${publicUrl}/`,
+      };
+    const [row, place] = await Promise.all([
+      opts.alerts.byId(d.alert_id),
+      opts.deliveries.placeOfAlert(d.alert_id),
+    ]);
     let alert: NotificationContent['alert'] = null;
     if (row) {
       const { cursor: _c, timezone: _tz, ...rest } = row;
@@ -138,7 +148,11 @@ export function createDeliveries(opts: DeliveriesOptions) {
         });
         return { ok: true, statusCode: null, error: null };
       } catch (err) {
-        return { ok: false, statusCode: null, error: `mail failed: ${err instanceof Error ? err.message : String(err)}` };
+        return {
+          ok: false,
+          statusCode: null,
+          error: `mail failed: ${err instanceof Error ? err.message : String(err)}`,
+        };
       }
     }
     if (!point.url) return { ok: false, statusCode: null, error: 'no URL' };

@@ -10,13 +10,13 @@ import {
 } from '@forecourt/contract/notifications';
 import { badRequest, forbidden, notFound } from '../lib/errors.ts';
 import { canReach } from '../plugins/scope.ts';
+import type { ChangeInput } from '../repositories/change-repository.ts';
 import type { ContactPointFields, ContactPointRecord } from '../repositories/contact-point-repository.ts';
 import type { Repositories } from '../repositories/index.ts';
 import type { PolicyFields, PolicyRecord } from '../repositories/notification-policy-repository.ts';
 import { publicContactPoint, publicPolicy } from '../repositories/notification-read-model.ts';
 import type { Principal } from '../repositories/principal-repository.ts';
 import type { Place } from '../repositories/rule-repository.ts';
-import type { ChangeInput } from '../repositories/change-repository.ts';
 import { type AllowList, checkUrl } from './outbound-http.ts';
 import type { TargetService } from './targets.ts';
 
@@ -49,10 +49,13 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
   }
 
   async function ownerPlace(p: Principal, owner: Owner | undefined): Promise<{ owner: Owner; place: Place }> {
-    const o: Owner = owner ?? (p.agentId !== null ? { kind: 'agent', id: p.agentId } : { kind: 'company', id: p.companyIds[0]! });
+    const o: Owner =
+      owner ??
+      (p.agentId !== null ? { kind: 'agent', id: p.agentId } : { kind: 'company', id: p.companyIds[0]! });
     const loc = await repos.org.locate(o.kind, o.id);
     if (!loc) throw badRequest(`owner.id: no ${o.kind} with id ${o.id}`);
-    if (!canReach(p, o.kind, o.id, loc)) throw forbidden(`The owner ${o.kind} ${o.id} is outside your scope.`);
+    if (!canReach(p, o.kind, o.id, loc))
+      throw forbidden(`The owner ${o.kind} ${o.id} is outside your scope.`);
     return { owner: o, place: { agentId: loc.agentId, companyId: loc.companyId, siteId: loc.siteId } };
   }
 
@@ -79,11 +82,32 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
   }
 
   const actor = (p: Principal) => ({ userId: p.userId, username: p.username });
-  const audit = (tx: Tx, p: Principal, agentId: number, action: string, entity: string, id: number, before: unknown, after: unknown) =>
-    tx.audit({ userId: p.userId, username: p.username, agentId, action, entity, entityId: id, before, after });
+  const audit = (
+    tx: Tx,
+    p: Principal,
+    agentId: number,
+    action: string,
+    entity: string,
+    id: number,
+    before: unknown,
+    after: unknown,
+  ) =>
+    tx.audit({
+      userId: p.userId,
+      username: p.username,
+      agentId,
+      action,
+      entity,
+      entityId: id,
+      before,
+      after,
+    });
 
   /** The ids a policy names: every contact point managed by the caller, every rule readable by it (400 naming the field). */
-  async function checkReferences(p: Principal, f: Pick<PolicyFields, 'contactPointIds' | 'escalateToIds' | 'ruleIds'>) {
+  async function checkReferences(
+    p: Principal,
+    f: Pick<PolicyFields, 'contactPointIds' | 'escalateToIds' | 'ruleIds'>,
+  ) {
     const problems: string[] = [];
     const v = visibility(p);
     for (const [field, ids] of [
@@ -131,7 +155,16 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         };
         const point = await repos.work.run(async (tx) => {
           const created = await repos.contactPoints.insert(tx, actor(p), fields);
-          await audit(tx, p, place.agentId, 'create', 'contact_point', created.id, null, publicContactPoint(created));
+          await audit(
+            tx,
+            p,
+            place.agentId,
+            'create',
+            'contact_point',
+            created.id,
+            null,
+            publicContactPoint(created),
+          );
           await tx.changed(fleetChange(place));
           return created;
         });
@@ -163,7 +196,16 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         };
         return repos.work.run(async (tx) => {
           const after = await repos.contactPoints.update(tx, id, fields);
-          await audit(tx, p, place.agentId, 'update', 'contact_point', id, publicContactPoint(before), publicContactPoint(after));
+          await audit(
+            tx,
+            p,
+            place.agentId,
+            'update',
+            'contact_point',
+            id,
+            publicContactPoint(before),
+            publicContactPoint(after),
+          );
           await tx.changed([fleetChange(before.place), fleetChange(place)]);
           return after;
         });
@@ -173,7 +215,16 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         const before = await loadPoint(p, id);
         await repos.work.run(async (tx) => {
           await repos.contactPoints.remove(tx, id);
-          await audit(tx, p, before.place.agentId, 'delete', 'contact_point', id, publicContactPoint(before), null);
+          await audit(
+            tx,
+            p,
+            before.place.agentId,
+            'delete',
+            'contact_point',
+            id,
+            publicContactPoint(before),
+            null,
+          );
           await tx.changed(fleetChange(before.place));
         });
         return before;
@@ -208,7 +259,16 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         await checkReferences(p, fields);
         return repos.work.run(async (tx) => {
           const created = await repos.notificationPolicies.insert(tx, actor(p), fields);
-          await audit(tx, p, place.agentId, 'create', 'notification_policy', created.id, null, publicPolicy(created));
+          await audit(
+            tx,
+            p,
+            place.agentId,
+            'create',
+            'notification_policy',
+            created.id,
+            null,
+            publicPolicy(created),
+          );
           await tx.changed(fleetChange(place));
           return created;
         });
@@ -247,7 +307,16 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         });
         return repos.work.run(async (tx) => {
           const after = await repos.notificationPolicies.update(tx, id, fields);
-          await audit(tx, p, place.agentId, 'update', 'notification_policy', id, publicPolicy(before), publicPolicy(after));
+          await audit(
+            tx,
+            p,
+            place.agentId,
+            'update',
+            'notification_policy',
+            id,
+            publicPolicy(before),
+            publicPolicy(after),
+          );
           await tx.changed([fleetChange(before.place), fleetChange(place)]);
           return after;
         });
@@ -257,7 +326,16 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         const before = await loadPolicy(p, id);
         await repos.work.run(async (tx) => {
           await repos.notificationPolicies.remove(tx, id);
-          await audit(tx, p, before.place.agentId, 'delete', 'notification_policy', id, publicPolicy(before), null);
+          await audit(
+            tx,
+            p,
+            before.place.agentId,
+            'delete',
+            'notification_policy',
+            id,
+            publicPolicy(before),
+            null,
+          );
           await tx.changed(fleetChange(before.place));
         });
         return before;

@@ -23,7 +23,8 @@ describe('outbound-http', () => {
       '::ffff:a9fe:a9fe',
     ])
       expect(addressAllowed(a, none), a).toBe(false);
-    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111']) expect(addressAllowed(a, none), a).toBe(true);
+    for (const a of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])
+      expect(addressAllowed(a, none), a).toBe(true);
   });
 
   it('lets listed addresses and ranges through', () => {

@@ -85,7 +85,9 @@ export type UrlVerdict = { ok: true } | { ok: false; reason: string };
 
 const lookupAll = (host: string) =>
   new Promise<LookupAddress[]>((resolve, reject) =>
-    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+    dnsLookup(host, { all: true, verbatim: true }, (err, addresses) =>
+      err ? reject(err) : resolve(addresses),
+    ),
   );
 
 /**
@@ -99,12 +101,15 @@ export async function checkUrl(raw: string, allow: AllowList): Promise<UrlVerdic
   } catch {
     return { ok: false, reason: 'is not a URL' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'must be http or https' };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, reason: 'must be http or https' };
   if (url.username || url.password) return { ok: false, reason: 'may not carry a user name or password' };
   const host = bare(url.hostname);
   if (allow.hosts.has(host)) return { ok: true };
   if (isIP(host))
-    return addressAllowed(host, allow) ? { ok: true } : { ok: false, reason: `points at an internal address (${host})` };
+    return addressAllowed(host, allow)
+      ? { ok: true }
+      : { ok: false, reason: `points at an internal address (${host})` };
   let addresses: LookupAddress[];
   try {
     addresses = await lookupAll(host);
@@ -146,12 +151,15 @@ export async function postJson(
     options: { family?: number | string; all?: boolean },
     callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
   ) => {
-    const family = options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : Number(options.family ?? 0);
+    const family =
+      options.family === 'IPv6' ? 6 : options.family === 'IPv4' ? 4 : Number(options.family ?? 0);
     dnsLookup(hostname, { all: true, family: family === 4 || family === 6 ? family : 0 }, (err, list) => {
       if (err) return callback(err, '', 0);
       const ok = list.filter((a) => listed || addressAllowed(a.address, allow));
       if (!ok.length) {
-        const refused: NodeJS.ErrnoException = new Error(`refused: ${hostname} resolves to an internal address`);
+        const refused: NodeJS.ErrnoException = new Error(
+          `refused: ${hostname} resolves to an internal address`,
+        );
         refused.code = 'EREFUSED_INTERNAL';
         return callback(refused, '', 0);
       }
@@ -171,7 +179,11 @@ export async function postJson(
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
         lookup: lookup as unknown as http.RequestOptions['lookup'],
         agent: false,
       },
@@ -189,7 +201,9 @@ export async function postJson(
       done({ statusCode: null, error: `no answer within ${Math.round(timeoutMs / 100) / 10} s` });
     }, timeoutMs);
     req.on('error', (err: NodeJS.ErrnoException) => {
-      const message = err.message.startsWith('refused:') ? err.message : `${err.code ?? 'error'}: ${err.message}`;
+      const message = err.message.startsWith('refused:')
+        ? err.message
+        : `${err.code ?? 'error'}: ${err.message}`;
       done({ statusCode: null, error: message.slice(0, 200) });
     });
     req.end(body);

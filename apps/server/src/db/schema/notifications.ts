@@ -116,5 +116,8 @@ export const notificationEscalations = pgTable(
       .references(() => notificationPolicies.id, { onDelete: 'cascade' }),
     dueAt: ts('due_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.alertId, t.policyId] }), index('notification_escalations_due_idx').on(t.dueAt)],
+  (t) => [
+    primaryKey({ columns: [t.alertId, t.policyId] }),
+    index('notification_escalations_due_idx').on(t.dueAt),
+  ],
 );

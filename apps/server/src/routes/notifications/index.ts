@@ -52,7 +52,8 @@ export async function notificationSettingsRoutes(fastify: FastifyInstance) {
         tags: cpTags,
         security,
         summary: 'Contact points the caller manages, newest first',
-        description: 'Paged with `limit_to` and `before` (the id of the last row seen, also in `X-Next-Cursor`).',
+        description:
+          'Paged with `limit_to` and `before` (the id of the last row seen, also in `X-Next-Cursor`).',
         querystring: NotificationListQuerySchema,
         response: { 200: z.array(ContactPointSchema), ...errors },
       },
@@ -81,7 +82,10 @@ export async function notificationSettingsRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const { point, secret } = await app.notifications.contactPoints.create(request.principal!, request.body);
+      const { point, secret } = await app.notifications.contactPoints.create(
+        request.principal!,
+        request.body,
+      );
       return reply.status(201).send({ ...publicContactPoint(point), secret });
     },
   );
@@ -243,7 +247,8 @@ export async function notificationSettingsRoutes(fastify: FastifyInstance) {
         response: { 200: NotificationPolicySchema, ...errors },
       },
     },
-    async (request) => publicPolicy(await app.notifications.policies.remove(request.principal!, idOf(request))),
+    async (request) =>
+      publicPolicy(await app.notifications.policies.remove(request.principal!, idOf(request))),
   );
 
   // ---------- deliveries ----------

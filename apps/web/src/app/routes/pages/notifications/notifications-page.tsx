@@ -176,12 +176,20 @@ function ContactPoints() {
         <form onSubmit={submit} aria-label={t('NOTIFY_ADD_CONTACT_POINT')}>
           <Stack gap="xs">
             <Group grow align="flex-start" wrap="wrap">
-              <TextInput label={t('NOTIFY_NAME')} value={name} onChange={(e) => setName(e.currentTarget.value)} required />
+              <TextInput
+                label={t('NOTIFY_NAME')}
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                required
+              />
               <NativeSelect
                 label={t('NOTIFY_KIND')}
                 value={kind}
                 onChange={(e) => setKind(e.currentTarget.value as ContactPointKind)}
-                data={CONTACT_POINT_KINDS.map((k) => ({ value: k, label: t(`NOTIFY_KIND_${k.toUpperCase()}`) }))}
+                data={CONTACT_POINT_KINDS.map((k) => ({
+                  value: k,
+                  label: t(`NOTIFY_KIND_${k.toUpperCase()}`),
+                }))}
               />
             </Group>
             <TextInput
@@ -233,7 +241,10 @@ function Policies() {
     mutationFn: () =>
       createPolicy({
         name,
-        target: { scope: { kind: scopeKind, id: Number(scopeId) }, tags: tags.split(/[,\s]+/).filter(Boolean) },
+        target: {
+          scope: { kind: scopeKind, id: Number(scopeId) },
+          tags: tags.split(/[,\s]+/).filter(Boolean),
+        },
         min_severity: minSeverity,
         contact_point_ids: to.map(Number),
         escalate_after_s: after === '' ? null : Number(after),
@@ -246,9 +257,7 @@ function Policies() {
   });
   const remove = useMutation({ mutationFn: (id: number) => deletePolicy(id), onSuccess: refresh });
   const nameOf = (id: number) => points.data?.find((p) => p.id === id)?.name ?? `#${id}`;
-  const choices = (points.data ?? []).map((p) => (
-    <Checkbox key={p.id} value={String(p.id)} label={p.name} />
-  ));
+  const choices = (points.data ?? []).map((p) => <Checkbox key={p.id} value={String(p.id)} label={p.name} />);
   return (
     <Card withBorder radius="md" padding="lg">
       <Stack gap="sm">
@@ -312,16 +321,34 @@ function Policies() {
           }}
         >
           <Stack gap="xs">
-            <TextInput label={t('NOTIFY_NAME')} value={name} onChange={(e) => setName(e.currentTarget.value)} required />
+            <TextInput
+              label={t('NOTIFY_NAME')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              required
+            />
             <Group grow align="flex-start" wrap="wrap">
               <NativeSelect
                 label={t('NOTIFY_SCOPE')}
                 value={scopeKind}
                 onChange={(e) => setScopeKind(e.currentTarget.value as TargetScopeKind)}
-                data={TARGET_SCOPE_KINDS.map((k) => ({ value: k, label: t(`NOTIFY_SCOPE_${k.toUpperCase()}`) }))}
+                data={TARGET_SCOPE_KINDS.map((k) => ({
+                  value: k,
+                  label: t(`NOTIFY_SCOPE_${k.toUpperCase()}`),
+                }))}
               />
-              <NumberInput label={t('NOTIFY_SCOPE_ID')} value={scopeId} onChange={setScopeId} min={1} required />
-              <TextInput label={t('NOTIFY_TAGS')} value={tags} onChange={(e) => setTags(e.currentTarget.value)} />
+              <NumberInput
+                label={t('NOTIFY_SCOPE_ID')}
+                value={scopeId}
+                onChange={setScopeId}
+                min={1}
+                required
+              />
+              <TextInput
+                label={t('NOTIFY_TAGS')}
+                value={tags}
+                onChange={(e) => setTags(e.currentTarget.value)}
+              />
               <NativeSelect
                 label={t('NOTIFY_MIN_SEVERITY')}
                 value={minSeverity}

@@ -27,7 +27,11 @@ export const contactPointsQuery = () =>
   queryOptions({
     queryKey: notificationKeys.contactPoints(),
     queryFn: ({ signal }): Promise<ContactPoint[]> =>
-      api.get('/api/contact-points/', { schema: z.array(ContactPointSchema), signal, query: { limit_to: 1000 } }),
+      api.get('/api/contact-points/', {
+        schema: z.array(ContactPointSchema),
+        signal,
+        query: { limit_to: 1000 },
+      }),
   });
 
 export const policiesQuery = () =>
