@@ -56,5 +56,5 @@ describe('notifications page', () => {
       kind: 'webhook',
       url: 'https://hooks.example.com/x',
     });
-  });
+  }, 40_000);
 });
