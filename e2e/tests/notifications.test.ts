@@ -46,13 +46,10 @@ describe('notifications page', () => {
     const phone = await j.signedIn('company', { width: 390, height: 844 });
     await openNotifications(phone);
     await shot(phone, 'notifications-phone');
-    const ar = await j.page();
-    await ar.addInitScript(() => localStorage.setItem('fc-language', 'ar'));
-    await ar.goto(j.url('/auth/login'));
-    await ar.getByRole('textbox').first().fill('agent');
-    await ar.locator('input[type="password"]').fill('demo1234');
-    await ar.locator('button[type="submit"]').click();
-    await ar.waitForURL(/#\/agent\//);
+    const ar = await j.signedIn('agent');
+    await ar.evaluate(() => localStorage.setItem('fc-language', 'ar'));
+    await ar.goto(j.url('/notifications'));
+    await ar.reload();
     await openNotifications(ar);
     assert.equal(await ar.evaluate(() => document.documentElement.dir), 'rtl');
     await shot(ar, 'notifications-arabic');

@@ -6,7 +6,7 @@ export interface MenuItem {
   /** Translation key of the label. */
   label: string;
   to?: string;
-  icon: 'dashboard' | 'profile' | 'logs' | 'ui' | 'admin';
+  icon: 'dashboard' | 'profile' | 'notifications' | 'logs' | 'ui' | 'admin';
   children?: MenuItem[];
 }
 
@@ -92,7 +92,7 @@ export function adminMenu(scope: Scope | null): MenuItem | null {
 /** Notifications: agents and company users (site users get 403 from its API). */
 export function notificationsMenu(scope: Scope | null): MenuItem | null {
   if (scope?.kind !== 'agent' && scope?.kind !== 'company') return null;
-  return { label: 'MENU_NOTIFICATIONS', to: paths.notifications, icon: 'admin' };
+  return { label: 'MENU_NOTIFICATIONS', to: paths.notifications, icon: 'notifications' };
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   Group,
   NativeSelect,
   NumberInput,
+  SimpleGrid,
   Stack,
   Table,
   Text,
@@ -327,7 +328,7 @@ function Policies() {
               onChange={(e) => setName(e.currentTarget.value)}
               required
             />
-            <Group grow align="flex-start" wrap="wrap">
+            <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
               <NativeSelect
                 label={t('NOTIFY_SCOPE')}
                 value={scopeKind}
@@ -355,7 +356,7 @@ function Policies() {
                 onChange={(e) => setMinSeverity(e.currentTarget.value as Severity)}
                 data={SEVERITIES.map((s) => ({ value: s, label: t(`SEVERITY_${s.toUpperCase()}`) }))}
               />
-            </Group>
+            </SimpleGrid>
             <Checkbox.Group label={t('NOTIFY_SEND_TO')} value={to} onChange={setTo}>
               <Group gap="md" mt={4}>
                 {choices}
