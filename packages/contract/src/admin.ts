@@ -434,6 +434,8 @@ export const AUDIT_ENTITIES = [
   'alert_rule',
   'maintenance_window',
   'api_key',
+  'contact_point',
+  'notification_policy',
 ] as const;
 export const AUDIT_ACTIONS = [
   'create',

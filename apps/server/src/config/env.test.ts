@@ -104,4 +104,18 @@ describe('loadEnv', () => {
       'postgres://127.0.0.1/test',
     );
   });
+  it('reads WEBHOOK_ALLOWED_HOSTS as host names, addresses and CIDRs, and DELIVERY_RETRY_DELAYS', () => {
+    expect(loadEnv({}).WEBHOOK_ALLOWED_HOSTS).toEqual([]);
+    expect(
+      loadEnv({ WEBHOOK_ALLOWED_HOSTS: 'hooks.internal, 10.0.0.0/8,[fd00::1],127.0.0.2' })
+        .WEBHOOK_ALLOWED_HOSTS,
+    ).toEqual(['hooks.internal', '10.0.0.0/8', 'fd00::1', '127.0.0.2']);
+    for (const bad of ['10.0.0.0/33', 'http://x', 'a b', 'x,,y'])
+      expect(failure({ WEBHOOK_ALLOWED_HOSTS: bad })).toMatch(
+        /^Invalid configuration: WEBHOOK_ALLOWED_HOSTS/,
+      );
+    expect(loadEnv({}).DELIVERY_RETRY_DELAYS.slice(0, 5)).toEqual([10, 30, 120, 600, 3600]);
+    expect(loadEnv({ DELIVERY_RETRY_DELAYS: '0.5,2' }).DELIVERY_RETRY_DELAYS).toEqual([0.5, 2]);
+    expect(failure({ DELIVERY_RETRY_DELAYS: '5,soon' })).toMatch(/DELIVERY_RETRY_DELAYS/);
+  });
 });

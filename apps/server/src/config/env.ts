@@ -87,6 +87,57 @@ const trustProxy = z
     return entries;
   });
 
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*\.?$/i;
+
+/**
+ * WEBHOOK_ALLOWED_HOSTS: host names, addresses and CIDRs that notification URLs may reach although they are (or
+ * resolve to) internal addresses (docs/integrations.md). Unset: none.
+ */
+const allowedHosts = z
+  .string()
+  .optional()
+  .transform((v, ctx): string[] => {
+    const value = (v ?? '').trim();
+    if (value === '') return [];
+    const entries = value.split(',').map((e) =>
+      e
+        .trim()
+        .replace(/^\[(.*)\]$/, '$1')
+        .toLowerCase(),
+    );
+    const bad = entries.filter((e) => !isAddressOrCidr(e) && !HOST_NAME.test(e));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a comma-separated list of host names, addresses or CIDRs (not valid: ${bad.join(', ') || 'an empty entry'})`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+/** Every retry's delay after a failed notification, in seconds: 10 s, 30 s, 2 min, 10 min, then hourly to ~24 h. */
+export const DEFAULT_RETRY_DELAYS_S = [10, 30, 120, 600, ...Array.from({ length: 23 }, () => 3600)];
+
+/** DELIVERY_RETRY_DELAYS: the delays between a notification's attempts (seconds, comma-separated); then it fails. */
+const retryDelays = z
+  .string()
+  .optional()
+  .transform((v, ctx): number[] => {
+    const value = (v ?? '').trim();
+    if (value === '') return DEFAULT_RETRY_DELAYS_S;
+    const list = value.split(',').map((e) => Number(e.trim()));
+    if (list.length > 100 || list.some((n) => !Number.isFinite(n) || n <= 0 || n > 86_400)) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be a comma-separated list of at most 100 delays in seconds, each above 0 and at most 86400',
+      });
+      return z.NEVER;
+    }
+    return list;
+  });
+
 export const EnvSchema = z.object({
   PORT: z
     .string()
@@ -177,6 +228,10 @@ export const EnvSchema = z.object({
     .string()
     .min(16, 'must be at least 16 characters (or unset to turn /metrics off)')
     .optional(),
+  /** Host names, addresses and CIDRs notification URLs may reach although internal (services/outbound-http.ts). */
+  WEBHOOK_ALLOWED_HOSTS: allowedHosts,
+  /** Delays between a notification's attempts, seconds (services/deliveries.ts). */
+  DELIVERY_RETRY_DELAYS: retryDelays,
   /** json or pretty; unset: pretty when stdout is a terminal, else json (lib/logging.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
 });

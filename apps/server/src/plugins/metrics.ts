@@ -106,7 +106,7 @@ export const metricsPlugin = fp(async (app: FastifyInstance) => {
   });
   const deliveriesPending = new Gauge({
     name: 'forecourt_deliveries_pending',
-    help: 'Alert mails waiting to be sent (whole database)',
+    help: 'Notifications (webhook, Slack, Teams, email contact points) and alert mails waiting to be sent (whole database)',
     registers: [registry],
   });
 

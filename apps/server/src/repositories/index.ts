@@ -7,12 +7,15 @@ import { createChangeRepository } from './change-repository.ts';
 import { createCommandRepository } from './command-repository.ts';
 import { createCompanyRepository } from './company-repository.ts';
 import { createConnectivityRepository } from './connectivity-repository.ts';
+import { createContactPointRepository } from './contact-point-repository.ts';
+import { createDeliveryRepository } from './delivery-repository.ts';
 import { createDeviceRepository } from './device-repository.ts';
 import { createFleetReadRepository } from './fleet-read-repository.ts';
 import { createIdempotencyRepository } from './idempotency-repository.ts';
 import { createLogRepository } from './log-repository.ts';
 import { createMaintenanceRepository } from './maintenance-repository.ts';
 import { createMetricsRepository } from './metrics-repository.ts';
+import { createNotificationPolicyRepository } from './notification-policy-repository.ts';
 import { createNotificationRepository } from './notification-repository.ts';
 import { createOrgRepository } from './org-repository.ts';
 import { createPlaceHistoryRepository } from './place-history-repository.ts';
@@ -62,6 +65,9 @@ export function createRepositories(database: Database, _config: Env) {
     rules: createRuleRepository(database),
     maintenance: createMaintenanceRepository(database),
     apiKeys: createApiKeyRepository(database),
+    contactPoints: createContactPointRepository(database),
+    notificationPolicies: createNotificationPolicyRepository(database),
+    deliveries: createDeliveryRepository(database),
     /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
     work: {
       run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),

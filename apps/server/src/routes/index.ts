@@ -11,6 +11,7 @@ import { deviceRoutes } from './device/index.ts';
 import { liveRoutes } from './live/index.ts';
 import { logRoutes } from './logs/index.ts';
 import { maintenanceRoutes } from './maintenance/index.ts';
+import { notificationSettingsRoutes } from './notifications/index.ts';
 import { pumpRoutes } from './pumps/index.ts';
 import { ruleRoutes } from './rules/index.ts';
 import { siteDataRoutes } from './sites/dashboard-reads.ts';
@@ -41,6 +42,7 @@ export async function routes(app: FastifyInstance) {
   await app.register(ruleRoutes);
   await app.register(maintenanceRoutes);
   await app.register(apiKeyRoutes);
+  await app.register(notificationSettingsRoutes);
   await app.register(agentRoutes);
   await app.register(companyDataRoutes);
   await app.register(siteDataRoutes);

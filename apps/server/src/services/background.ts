@@ -13,9 +13,9 @@ export interface Background {
 /**
  * Starts the server's background work. On every node: writing the heartbeats it received, alert mail (its queue is
  * claimed with FOR UPDATE SKIP LOCKED and a lease, so nodes share it and never send a mail twice; no node waits for
- * a leader to fail over before mail goes out) and the simulator. On the leader only (one node at a time, taken over
+ * a leader to fail over before mail goes out), the notification outbox (claimed the same way) and the simulator. On the leader only (one node at a time, taken over
  * within seconds when it dies): the connectivity watchdog, command deadlines, ticket forwarding, telemetry
- * upkeep (partitions and roll-ups) and the alert rule sweeps (services/alert-rules.ts).
+ * upkeep (partitions and roll-ups), the alert rule sweeps (services/alert-rules.ts) and notification escalations.
  */
 export async function startBackground(
   app: FastifyInstance,
@@ -25,6 +25,7 @@ export async function startBackground(
   const stops: Array<() => Promise<void>> = [];
   stops.push(app.heartbeats.start());
   stops.push(app.alertMail.start());
+  stops.push(app.deliveries.start());
   const leader = createLeader({
     lock: app.repos.leaderLock,
     log: app.log.child({ service: 'leader' }),
@@ -36,6 +37,8 @@ export async function startBackground(
       { name: 'ticket forwarding', start: () => startTicketForwarder(app) },
       // for_s conditions without a new reading, no_sales, alerts whose maintenance window ended: every 10 s.
       { name: 'alert rule sweeps', start: () => app.rules.start() },
+      // Unacknowledged alerts whose policy escalates: every 10 s.
+      { name: 'notification escalations', start: () => app.deliveries.startEscalations() },
       {
         name: 'telemetry upkeep',
         start: () =>

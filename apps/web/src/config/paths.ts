@@ -16,6 +16,8 @@ export const paths = {
   /** One terminal's page: details, charts of its readings, its recent alerts and commands. */
   terminal: (siteId: number, terminalId: number) => `/site/${siteId}/terminal/${terminalId}`,
   profile: '/profile',
+  /** Contact points, notification policies and the delivery log (agents and company users). */
+  notifications: '/notifications',
   uiFeatures: (page: string) => `/pages/ui-features/${page}`,
   admin: (page: AdminPage) => `/admin/${page}`,
 } as const;

@@ -3,6 +3,7 @@ export * from './changes.ts';
 export * from './commands.ts';
 export * from './events.ts';
 export * from './idempotency.ts';
+export * from './notifications.ts';
 export * from './org.ts';
 export * from './rules.ts';
 export * from './telemetry-history.ts';

@@ -28,8 +28,10 @@ describe('menu items', () => {
       'MENU_DASHBOARD',
       'MENU_PROFILE',
       'MENU_LOGS',
+      'MENU_NOTIFICATIONS',
       'MENU_UI_FEATURES',
     ]);
+    expect(menuFor({ kind: 'site', id: 3 }).some((i) => i.label === 'MENU_NOTIFICATIONS')).toBe(false);
   });
 
   it('only an agent has the Administration entry, after its Logs, with a page per entity', () => {
@@ -38,10 +40,11 @@ describe('menu items', () => {
       'MENU_DASHBOARD',
       'MENU_PROFILE',
       'MENU_LOGS',
+      'MENU_NOTIFICATIONS',
       'MENU_ADMIN',
       'MENU_UI_FEATURES',
     ]);
-    expect(agent[3].children?.map((c) => c.to)).toEqual([
+    expect(agent[4].children?.map((c) => c.to)).toEqual([
       '/admin/companies',
       '/admin/sites',
       '/admin/terminals',

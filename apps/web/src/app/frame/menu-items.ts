@@ -6,7 +6,7 @@ export interface MenuItem {
   /** Translation key of the label. */
   label: string;
   to?: string;
-  icon: 'dashboard' | 'profile' | 'logs' | 'ui' | 'admin';
+  icon: 'dashboard' | 'profile' | 'notifications' | 'logs' | 'ui' | 'admin';
   children?: MenuItem[];
 }
 
@@ -89,8 +89,19 @@ export function adminMenu(scope: Scope | null): MenuItem | null {
   };
 }
 
-/** The menu of a user: Dashboard, Profile, their Logs, Administration (agents), then the UI features. */
+/** Notifications: agents and company users (site users get 403 from its API). */
+export function notificationsMenu(scope: Scope | null): MenuItem | null {
+  if (scope?.kind !== 'agent' && scope?.kind !== 'company') return null;
+  return { label: 'MENU_NOTIFICATIONS', to: paths.notifications, icon: 'notifications' };
+}
+
+/**
+ * The menu of a user: Dashboard, Profile, their Logs, Notifications (agents and company users), Administration
+ * (agents), then the UI features.
+ */
 export function menuFor(scope: Scope | null): MenuItem[] {
-  const own = [logMenu(scope), adminMenu(scope)].filter((m): m is MenuItem => m !== null);
+  const own = [logMenu(scope), notificationsMenu(scope), adminMenu(scope)].filter(
+    (m): m is MenuItem => m !== null,
+  );
   return own.length ? [MENU_ITEMS[0], MENU_ITEMS[1], ...own, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;
 }

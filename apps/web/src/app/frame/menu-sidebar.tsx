@@ -1,5 +1,6 @@
 import { Box, Button, NavLink, Stack } from '@mantine/core';
 import {
+  IconBell,
   IconComponents,
   IconDashboard,
   IconHeart,
@@ -19,6 +20,7 @@ import { type MenuItem, menuFor } from './menu-items.ts';
 const ICONS = {
   dashboard: IconDashboard,
   profile: IconUserCircle,
+  notifications: IconBell,
   logs: IconListDetails,
   ui: IconComponents,
   admin: IconSettings,
@@ -70,7 +72,11 @@ export function MenuSidebar({ onPick, withSupport = false }: MenuSidebarProps) {
         component={Link}
         to={item.to ?? '/'}
         label={t(item.label)}
-        leftSection={item.icon === 'dashboard' || item.icon === 'profile' ? <Icon size={18} /> : undefined}
+        leftSection={
+          item.icon === 'dashboard' || item.icon === 'profile' || item.icon === 'notifications' ? (
+            <Icon size={18} />
+          ) : undefined
+        }
         active={item.to ? pathname === item.to || pathname.startsWith(`${item.to}/`) : false}
         onClick={onPick}
       />

@@ -7,6 +7,7 @@ import type { ComponentType } from 'react';
  */
 export const PAGE_LOADERS = {
   profile: () => import('./pages/profile/profile-page.tsx'),
+  notifications: () => import('./pages/notifications/notifications-page.tsx'),
   'site/:siteId/terminal/:terminalId': () => import('./pages/terminal/terminal-page.tsx'),
   'admin/companies': () => import('./pages/admin/companies-page.tsx'),
   'admin/sites': () => import('./pages/admin/sites-page.tsx'),

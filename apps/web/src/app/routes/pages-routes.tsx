@@ -28,6 +28,9 @@ export const pagesRoutes: RouteObject[] = [
   ),
   page('profile'),
 
+  // Notifications: contact points, policies, the delivery log (agents and company users)
+  page('notifications'),
+
   // One terminal: details, charts of its readings, recent alerts and commands
   page('site/:siteId/terminal/:terminalId'),
 

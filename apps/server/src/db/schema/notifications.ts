@@ -1,0 +1,123 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * Where notifications go (docs/integrations.md): an email list, or a webhook, Slack or Teams URL. Owned by a scope
+ * (`owner_kind`, `owner_id`), with that scope's agent, company and site ids copied on (null above it) so reads by
+ * scope are column comparisons.
+ */
+export const contactPoints = pgTable(
+  'contact_points',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    kind: text('kind').notNull(),
+    addresses: text('addresses').array().notNull().default(sql`'{}'::text[]`),
+    url: text('url'),
+    /** The webhook signing key (HMAC-SHA256); never answered after the creation. */
+    secret: text('secret'),
+    ownerKind: text('owner_kind').notNull(),
+    ownerId: integer('owner_id').notNull(),
+    agentId: integer('agent_id').notNull(),
+    companyId: integer('company_id'),
+    siteId: integer('site_id'),
+    createdBy: text('created_by').notNull(),
+    createdById: integer('created_by_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('contact_points_agent_idx').on(t.agentId, t.id.desc())],
+);
+
+/** Which alerts go where: a target and filters, the contact points, and whom to escalate to. */
+export const notificationPolicies = pgTable(
+  'notification_policies',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    scopeKind: text('scope_kind').notNull(),
+    scopeId: integer('scope_id').notNull(),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    agentId: integer('agent_id').notNull(),
+    companyId: integer('company_id'),
+    siteId: integer('site_id'),
+    minSeverity: text('min_severity').notNull().default('info'),
+    eventTypes: smallint('event_types').array().notNull().default(sql`'{}'::smallint[]`),
+    ruleIds: integer('rule_ids').array().notNull().default(sql`'{}'::int[]`),
+    contactPointIds: integer('contact_point_ids').array().notNull().default(sql`'{}'::int[]`),
+    escalateAfterS: integer('escalate_after_s'),
+    escalateToIds: integer('escalate_to_ids').array().notNull().default(sql`'{}'::int[]`),
+    enabled: boolean('enabled').notNull().default(true),
+    createdBy: text('created_by').notNull(),
+    createdById: integer('created_by_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('notification_policies_agent_idx').on(t.agentId, t.id.desc()),
+    index('notification_policies_enabled_idx').on(t.scopeKind, t.scopeId).where(sql`enabled`),
+  ],
+);
+
+/**
+ * The outbox: one row per notification to one contact point, queued with the alert (by the alerts table's triggers)
+ * and sent by any node's worker, which claims due rows with FOR UPDATE SKIP LOCKED and a lease (`next_attempt_at`).
+ * Its id is the `delivery_id` receivers see, the same on every retry.
+ */
+export const notificationDeliveries = pgTable(
+  'notification_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    alertId: bigint('alert_id', { mode: 'number' }),
+    contactPointId: integer('contact_point_id')
+      .notNull()
+      .references(() => contactPoints.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    deliveredAt: ts('delivered_at'),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+  },
+  (t) => [
+    // Each event of an alert reaches a contact point once.
+    uniqueIndex('notification_deliveries_once_uq')
+      .on(t.alertId, t.contactPointId, t.event)
+      .where(sql`alert_id is not null`),
+    index('notification_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status in ('pending', 'retrying')`),
+    index('notification_deliveries_cp_idx').on(t.contactPointId, t.id.desc()),
+  ],
+);
+
+/** Escalations to come: one row per alert and policy with an escalation, until it is sent or no longer due. */
+export const notificationEscalations = pgTable(
+  'notification_escalations',
+  {
+    alertId: bigint('alert_id', { mode: 'number' }).notNull(),
+    policyId: integer('policy_id')
+      .notNull()
+      .references(() => notificationPolicies.id, { onDelete: 'cascade' }),
+    dueAt: ts('due_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.alertId, t.policyId] }),
+    index('notification_escalations_due_idx').on(t.dueAt),
+  ],
+);

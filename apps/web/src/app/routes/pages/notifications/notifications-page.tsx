@@ -1,0 +1,483 @@
+import { SEVERITIES, type Severity } from '@forecourt/contract/events';
+import {
+  CONTACT_POINT_KINDS,
+  type ContactPoint,
+  type ContactPointKind,
+  DELIVERY_STATUSES,
+  type Delivery,
+  type DeliveryStatus,
+} from '@forecourt/contract/notifications';
+import { TARGET_SCOPE_KINDS, type TargetScopeKind } from '@forecourt/contract/targets';
+import {
+  Badge,
+  Button,
+  Card,
+  Checkbox,
+  Code,
+  Group,
+  NativeSelect,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BackToDashboard } from '../../../../components/back-link.tsx';
+import { paths } from '../../../../config/paths.ts';
+import { notificationScope } from '../../../../lib/api/alerts.ts';
+import { errorText } from '../../../../lib/api-client.ts';
+import { useSession } from '../../../../lib/auth/session.ts';
+import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
+import {
+  contactPointsQuery,
+  createContactPoint,
+  createPolicy,
+  deleteContactPoint,
+  deletePolicy,
+  deliveriesQuery,
+  notificationKeys,
+  policiesQuery,
+  testContactPoint,
+} from './api/notifications.ts';
+
+const STATUS_COLOR: Record<DeliveryStatus, string> = {
+  pending: 'gray',
+  retrying: 'orange',
+  delivered: 'teal',
+  failed: 'red',
+};
+
+function DeliveryOutcome({ d }: { d: Delivery }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Badge color={STATUS_COLOR[d.status]} variant="light">
+        {t(`NOTIFY_STATUS_${d.status.toUpperCase()}`)}
+      </Badge>
+      {d.last_status_code !== null && <Code>{d.last_status_code}</Code>}
+      {d.last_error && (
+        <Text size="xs" c="dimmed" lineClamp={1}>
+          {d.last_error}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function ContactPoints() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const points = useQuery(contactPointsQuery());
+  const [name, setName] = useState('');
+  const [kind, setKind] = useState<ContactPointKind>('webhook');
+  const [where, setWhere] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+  const [tested, setTested] = useState<Record<number, Delivery>>({});
+  const refresh = () => client.invalidateQueries({ queryKey: notificationKeys.all });
+  const create = useMutation({
+    mutationFn: () =>
+      createContactPoint(
+        kind === 'email'
+          ? { name, kind, addresses: where.split(/[,\s]+/).filter(Boolean) }
+          : { name, kind, url: where.trim() },
+      ),
+    onSuccess: (created) => {
+      setSecret(created.secret);
+      setName('');
+      setWhere('');
+      void refresh();
+    },
+  });
+  const test = useMutation({
+    mutationFn: (id: number) => testContactPoint(id),
+    onSuccess: (d) => {
+      setTested((all) => ({ ...all, [d.contact_point_id]: d }));
+      void refresh();
+    },
+  });
+  const remove = useMutation({ mutationFn: (id: number) => deleteContactPoint(id), onSuccess: refresh });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSecret(null);
+    create.mutate();
+  };
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Stack gap="sm">
+        <Title order={2} fz="h4">
+          {t('NOTIFY_CONTACT_POINTS')}
+        </Title>
+        {points.isError && (
+          <Text c="red" role="alert">
+            {errorText(points.error)}
+          </Text>
+        )}
+        {points.data?.length === 0 && <Text c="dimmed">{t('NOTIFY_NO_CONTACT_POINTS')}</Text>}
+        {!!points.data?.length && (
+          <Table.ScrollContainer minWidth={560}>
+            <Table aria-label={t('NOTIFY_CONTACT_POINTS')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('NOTIFY_NAME')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_KIND')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_WHERE')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_LAST_TEST')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {points.data.map((p: ContactPoint) => (
+                  <Table.Tr key={p.id}>
+                    <Table.Td>{p.name}</Table.Td>
+                    <Table.Td>{t(`NOTIFY_KIND_${p.kind.toUpperCase()}`)}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" lineClamp={1} style={{ wordBreak: 'break-all' }}>
+                        {p.kind === 'email' ? p.addresses.join(', ') : p.url}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{tested[p.id] && <DeliveryOutcome d={tested[p.id]!} />}</Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" wrap="nowrap" justify="flex-end">
+                        <Button
+                          size="xs"
+                          variant="light"
+                          loading={test.isPending && test.variables === p.id}
+                          onClick={() => test.mutate(p.id)}
+                          aria-label={t('NOTIFY_TEST_NAMED', { name: p.name })}
+                        >
+                          {t('NOTIFY_TEST')}
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          onClick={() => remove.mutate(p.id)}
+                          aria-label={t('NOTIFY_DELETE_NAMED', { name: p.name })}
+                        >
+                          {t('NOTIFY_DELETE')}
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        {test.isError && (
+          <Text size="sm" c="red" role="alert">
+            {errorText(test.error)}
+          </Text>
+        )}
+        <form onSubmit={submit} aria-label={t('NOTIFY_ADD_CONTACT_POINT')}>
+          <Stack gap="xs">
+            <Group grow align="flex-start" wrap="wrap">
+              <TextInput
+                label={t('NOTIFY_NAME')}
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                required
+              />
+              <NativeSelect
+                label={t('NOTIFY_KIND')}
+                value={kind}
+                onChange={(e) => setKind(e.currentTarget.value as ContactPointKind)}
+                data={CONTACT_POINT_KINDS.map((k) => ({
+                  value: k,
+                  label: t(`NOTIFY_KIND_${k.toUpperCase()}`),
+                }))}
+              />
+            </Group>
+            <TextInput
+              label={kind === 'email' ? t('NOTIFY_ADDRESSES') : t('NOTIFY_URL')}
+              value={where}
+              onChange={(e) => setWhere(e.currentTarget.value)}
+              placeholder={kind === 'email' ? 'ops@example.com' : 'https://'}
+              required
+            />
+            {create.isError && (
+              <Text size="sm" c="red" role="alert">
+                {errorText(create.error)}
+              </Text>
+            )}
+            {secret && (
+              <Text size="sm" role="status">
+                {t('NOTIFY_SECRET_ONCE')} <Code>{secret}</Code>
+              </Text>
+            )}
+            <Group justify="flex-end">
+              <Button type="submit" loading={create.isPending}>
+                {t('NOTIFY_ADD_CONTACT_POINT')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Stack>
+    </Card>
+  );
+}
+
+function Policies() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const { user } = useSession();
+  const own = notificationScope(user);
+  const points = useQuery(contactPointsQuery());
+  const policies = useQuery(policiesQuery());
+  const [name, setName] = useState('');
+  const [scopeKind, setScopeKind] = useState<TargetScopeKind>(own?.kind ?? 'agent');
+  const [scopeId, setScopeId] = useState<number | string>(own?.id ?? '');
+  const [tags, setTags] = useState('');
+  const [minSeverity, setMinSeverity] = useState<Severity>('major');
+  const [to, setTo] = useState<string[]>([]);
+  const [after, setAfter] = useState<number | string>('');
+  const [escalateTo, setEscalateTo] = useState<string[]>([]);
+  const refresh = () => client.invalidateQueries({ queryKey: notificationKeys.all });
+  const create = useMutation({
+    mutationFn: () =>
+      createPolicy({
+        name,
+        target: {
+          scope: { kind: scopeKind, id: Number(scopeId) },
+          tags: tags.split(/[,\s]+/).filter(Boolean),
+        },
+        min_severity: minSeverity,
+        contact_point_ids: to.map(Number),
+        escalate_after_s: after === '' ? null : Number(after),
+        escalate_to_ids: escalateTo.map(Number),
+      }),
+    onSuccess: () => {
+      setName('');
+      void refresh();
+    },
+  });
+  const remove = useMutation({ mutationFn: (id: number) => deletePolicy(id), onSuccess: refresh });
+  const nameOf = (id: number) => points.data?.find((p) => p.id === id)?.name ?? `#${id}`;
+  const choices = (points.data ?? []).map((p) => <Checkbox key={p.id} value={String(p.id)} label={p.name} />);
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Stack gap="sm">
+        <Title order={2} fz="h4">
+          {t('NOTIFY_POLICIES')}
+        </Title>
+        {policies.data?.length === 0 && <Text c="dimmed">{t('NOTIFY_NO_POLICIES')}</Text>}
+        {!!policies.data?.length && (
+          <Table.ScrollContainer minWidth={560}>
+            <Table aria-label={t('NOTIFY_POLICIES')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('NOTIFY_NAME')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_TARGET')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_MIN_SEVERITY')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_SEND_TO')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_ESCALATION')}</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {policies.data.map((p) => (
+                  <Table.Tr key={p.id}>
+                    <Table.Td>{p.name}</Table.Td>
+                    <Table.Td>
+                      {t(`NOTIFY_SCOPE_${p.target.scope.kind.toUpperCase()}`)} {p.target.scope.id}
+                      {p.target.tags.length > 0 && ` · ${p.target.tags.join(', ')}`}
+                    </Table.Td>
+                    <Table.Td>{t(`SEVERITY_${p.min_severity.toUpperCase()}`)}</Table.Td>
+                    <Table.Td>{p.contact_point_ids.map(nameOf).join(', ')}</Table.Td>
+                    <Table.Td>
+                      {p.escalate_after_s === null
+                        ? '—'
+                        : t('NOTIFY_ESCALATES', {
+                            minutes: Math.round(p.escalate_after_s / 60),
+                            to: p.escalate_to_ids.map(nameOf).join(', '),
+                          })}
+                    </Table.Td>
+                    <Table.Td>
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        onClick={() => remove.mutate(p.id)}
+                        aria-label={t('NOTIFY_DELETE_NAMED', { name: p.name })}
+                      >
+                        {t('NOTIFY_DELETE')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <form
+          aria-label={t('NOTIFY_ADD_POLICY')}
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate();
+          }}
+        >
+          <Stack gap="xs">
+            <TextInput
+              label={t('NOTIFY_NAME')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              required
+            />
+            <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
+              <NativeSelect
+                label={t('NOTIFY_SCOPE')}
+                value={scopeKind}
+                onChange={(e) => setScopeKind(e.currentTarget.value as TargetScopeKind)}
+                data={TARGET_SCOPE_KINDS.map((k) => ({
+                  value: k,
+                  label: t(`NOTIFY_SCOPE_${k.toUpperCase()}`),
+                }))}
+              />
+              <NumberInput
+                label={t('NOTIFY_SCOPE_ID')}
+                value={scopeId}
+                onChange={setScopeId}
+                min={1}
+                required
+              />
+              <TextInput
+                label={t('NOTIFY_TAGS')}
+                value={tags}
+                onChange={(e) => setTags(e.currentTarget.value)}
+              />
+              <NativeSelect
+                label={t('NOTIFY_MIN_SEVERITY')}
+                value={minSeverity}
+                onChange={(e) => setMinSeverity(e.currentTarget.value as Severity)}
+                data={SEVERITIES.map((s) => ({ value: s, label: t(`SEVERITY_${s.toUpperCase()}`) }))}
+              />
+            </SimpleGrid>
+            <Checkbox.Group label={t('NOTIFY_SEND_TO')} value={to} onChange={setTo}>
+              <Group gap="md" mt={4}>
+                {choices}
+              </Group>
+            </Checkbox.Group>
+            <NumberInput
+              label={t('NOTIFY_ESCALATE_AFTER')}
+              description={t('NOTIFY_ESCALATE_AFTER_HELP')}
+              value={after}
+              onChange={setAfter}
+              min={0}
+              maw={260}
+            />
+            <Checkbox.Group label={t('NOTIFY_ESCALATE_TO')} value={escalateTo} onChange={setEscalateTo}>
+              <Group gap="md" mt={4}>
+                {(points.data ?? []).map((p) => (
+                  <Checkbox key={p.id} value={String(p.id)} label={p.name} />
+                ))}
+              </Group>
+            </Checkbox.Group>
+            {create.isError && (
+              <Text size="sm" c="red" role="alert">
+                {errorText(create.error)}
+              </Text>
+            )}
+            <Group justify="flex-end">
+              <Button type="submit" loading={create.isPending}>
+                {t('NOTIFY_ADD_POLICY')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Stack>
+    </Card>
+  );
+}
+
+function DeliveryLog() {
+  const { t } = useTranslation();
+  const [status, setStatus] = useState<DeliveryStatus | ''>('');
+  const log = useQuery(deliveriesQuery(status));
+  const points = useQuery(contactPointsQuery());
+  const nameOf = (id: number) => points.data?.find((p) => p.id === id)?.name ?? `#${id}`;
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-end">
+          <Title order={2} fz="h4">
+            {t('NOTIFY_DELIVERIES')}
+          </Title>
+          <NativeSelect
+            label={t('NOTIFY_STATUS')}
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value as DeliveryStatus | '')}
+            data={[
+              { value: '', label: t('NOTIFY_STATUS_ALL') },
+              ...DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`NOTIFY_STATUS_${s.toUpperCase()}`) })),
+            ]}
+          />
+        </Group>
+        {log.isError && (
+          <Text c="red" role="alert">
+            {errorText(log.error)}
+          </Text>
+        )}
+        {log.data?.length === 0 && <Text c="dimmed">{t('NOTIFY_NO_DELIVERIES')}</Text>}
+        {!!log.data?.length && (
+          <Table.ScrollContainer minWidth={560}>
+            <Table aria-label={t('NOTIFY_DELIVERIES')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('NOTIFY_WHEN')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_EVENT')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_CONTACT_POINT')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_ALERT')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_ATTEMPTS')}</Table.Th>
+                  <Table.Th>{t('NOTIFY_OUTCOME')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {log.data.map((d) => (
+                  <Table.Tr key={d.id}>
+                    <Table.Td>{new Date(d.created_at).toLocaleString()}</Table.Td>
+                    <Table.Td>
+                      <Code>{d.event}</Code>
+                    </Table.Td>
+                    <Table.Td>{nameOf(d.contact_point_id)}</Table.Td>
+                    <Table.Td>{d.alert_id ?? '—'}</Table.Td>
+                    <Table.Td>{d.attempts}</Table.Td>
+                    <Table.Td>
+                      <DeliveryOutcome d={d} />
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
+/** Notifications (agents and company users): contact points with a test, policies, the delivery log. */
+export default function NotificationsPage() {
+  const { t } = useTranslation();
+  useDocumentTitle(t('NOTIFY_TITLE'));
+  return (
+    <Stack gap="md" maw={1100}>
+      <Stack gap={4}>
+        <BackToDashboard to={paths.agentDashboard} />
+        <Title order={1} fz="h2">
+          {t('NOTIFY_TITLE')}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {t('NOTIFY_INTRO')}
+        </Text>
+      </Stack>
+      <ContactPoints />
+      <Policies />
+      <DeliveryLog />
+    </Stack>
+  );
+}
