@@ -433,6 +433,7 @@ export const AUDIT_ENTITIES = [
   'import',
   'alert_rule',
   'maintenance_window',
+  'report_schedule',
 ] as const;
 export const AUDIT_ACTIONS = [
   'create',
@@ -445,6 +446,7 @@ export const AUDIT_ACTIONS = [
   'reboot',
   'delete',
   'end',
+  'run',
 ] as const;
 
 export const AuditEntrySchema = z

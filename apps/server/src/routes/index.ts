@@ -11,6 +11,7 @@ import { liveRoutes } from './live/index.ts';
 import { logRoutes } from './logs/index.ts';
 import { maintenanceRoutes } from './maintenance/index.ts';
 import { pumpRoutes } from './pumps/index.ts';
+import { reportRoutes } from './reports/index.ts';
 import { ruleRoutes } from './rules/index.ts';
 import { siteDataRoutes } from './sites/dashboard-reads.ts';
 import { siteRoutes } from './sites/index.ts';
@@ -39,6 +40,7 @@ export async function routes(app: FastifyInstance) {
   await app.register(alertRoutes);
   await app.register(ruleRoutes);
   await app.register(maintenanceRoutes);
+  await app.register(reportRoutes);
   await app.register(agentRoutes);
   await app.register(companyDataRoutes);
   await app.register(siteDataRoutes);

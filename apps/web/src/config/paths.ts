@@ -16,6 +16,8 @@ export const paths = {
   /** One terminal's page: details, charts of its readings, its recent alerts and commands. */
   terminal: (siteId: number, terminalId: number) => `/site/${siteId}/terminal/${terminalId}`,
   profile: '/profile',
+  /** Availability and alert reports of the user's own scope, their files and schedules. */
+  reports: '/reports',
   uiFeatures: (page: string) => `/pages/ui-features/${page}`,
   admin: (page: AdminPage) => `/admin/${page}`,
 } as const;

@@ -4,6 +4,7 @@ export * from './commands.ts';
 export * from './events.ts';
 export * from './idempotency.ts';
 export * from './org.ts';
+export * from './reports.ts';
 export * from './rules.ts';
 export * from './telemetry-history.ts';
 export * from './tickets.ts';

@@ -28,6 +28,7 @@ describe('menu items', () => {
       'MENU_DASHBOARD',
       'MENU_PROFILE',
       'MENU_LOGS',
+      'MENU_REPORTS',
       'MENU_UI_FEATURES',
     ]);
   });
@@ -38,10 +39,11 @@ describe('menu items', () => {
       'MENU_DASHBOARD',
       'MENU_PROFILE',
       'MENU_LOGS',
+      'MENU_REPORTS',
       'MENU_ADMIN',
       'MENU_UI_FEATURES',
     ]);
-    expect(agent[3].children?.map((c) => c.to)).toEqual([
+    expect(agent[4].children?.map((c) => c.to)).toEqual([
       '/admin/companies',
       '/admin/sites',
       '/admin/terminals',

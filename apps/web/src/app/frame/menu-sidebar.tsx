@@ -4,6 +4,7 @@ import {
   IconDashboard,
   IconHeart,
   IconListDetails,
+  IconReportAnalytics,
   IconSettings,
   IconUserCircle,
 } from '@tabler/icons-react';
@@ -22,6 +23,7 @@ const ICONS = {
   logs: IconListDetails,
   ui: IconComponents,
   admin: IconSettings,
+  reports: IconReportAnalytics,
 };
 
 export interface MenuSidebarProps {
@@ -70,7 +72,11 @@ export function MenuSidebar({ onPick, withSupport = false }: MenuSidebarProps) {
         component={Link}
         to={item.to ?? '/'}
         label={t(item.label)}
-        leftSection={item.icon === 'dashboard' || item.icon === 'profile' ? <Icon size={18} /> : undefined}
+        leftSection={
+          item.icon === 'dashboard' || item.icon === 'profile' || item.icon === 'reports' ? (
+            <Icon size={18} />
+          ) : undefined
+        }
         active={item.to ? pathname === item.to || pathname.startsWith(`${item.to}/`) : false}
         onClick={onPick}
       />
