@@ -95,14 +95,18 @@ export async function benchReports(argv = process.argv.slice(2)) {
       await time(`availability, 30 days, by ${groupBy}`, async (k) => {
         const p = period(k);
         const body = JSON.parse(
-          await get(`/api/reports/agent/${agentId}/availability/?from=${p.from}&to=${p.to}&group_by=${groupBy}`),
+          await get(
+            `/api/reports/agent/${agentId}/availability/?from=${p.from}&to=${p.to}&group_by=${groupBy}`,
+          ),
         ) as { rows: unknown[]; total: { availability: number; incidents: number } };
         return `${body.rows.length} rows, availability ${body.total.availability}, ${body.total.incidents} incidents`;
       });
     }
     await time('alert report, 30 days', async (k) => {
       const p = period(k);
-      const body = JSON.parse(await get(`/api/reports/agent/${agentId}/alerts/?from=${p.from}&to=${p.to}`)) as unknown[];
+      const body = JSON.parse(
+        await get(`/api/reports/agent/${agentId}/alerts/?from=${p.from}&to=${p.to}`),
+      ) as unknown[];
       return `${body.length} event types`;
     });
     await time('count(*) of the same offline alerts (SQL)', async (k) => {

@@ -146,7 +146,8 @@ interface Sums {
   clr: number[];
 }
 const emptySums = (): Sums => ({ period_s: 0, excluded_s: 0, downtime_s: 0, incidents: 0, ack: [], clr: [] });
-const mean = (list: number[]) => (list.length ? Math.round(list.reduce((a, b) => a + b, 0) / list.length) : null);
+const mean = (list: number[]) =>
+  list.length ? Math.round(list.reduce((a, b) => a + b, 0) / list.length) : null;
 const shown = (s: Sums) => ({
   period_s: s.period_s,
   excluded_s: s.excluded_s,
@@ -220,7 +221,9 @@ function bruteAvailability(
     }
   }
   return {
-    rows: new Map([...groups].map(([id, g]) => [id, { id, name: g.name, site_id: g.site_id, ...shown(g.sums) }])),
+    rows: new Map(
+      [...groups].map(([id, g]) => [id, { id, name: g.name, site_id: g.site_id, ...shown(g.sums) }]),
+    ),
     total: { id: null, name: 'Total', site_id: null, ...shown(total) },
   };
 }
@@ -249,7 +252,9 @@ function bruteAlerts(h: History, scope: { kind: string; id: number }, fromMs: nu
         silenced: list.filter((a) => a.silenced).length,
         acknowledged: list.filter((a) => a.acknowledged_at).length,
         cleared: ttr.length,
-        mtta_s: mean(list.filter((a) => a.acknowledged_at).map((a) => sec(a.acknowledged_at)! - sec(a.started_at)!)),
+        mtta_s: mean(
+          list.filter((a) => a.acknowledged_at).map((a) => sec(a.acknowledged_at)! - sec(a.started_at)!),
+        ),
         mttr_s: mean(ttr),
         p90_ttr_s: ttr.length ? ttr[Math.ceil(0.9 * ttr.length) - 1]! : null,
       };
@@ -332,7 +337,17 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
         `insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at,
                              severity, state, cleared_at, acknowledged_at)
          values ($1, $2, $3, $4, $5, 'Terminal offline: no heartbeat received', $6, $6, 'critical', $7, $8, $9)`,
-        [terminal, s!.id, companyId, agentId, eventType, start, cleared ? 'cleared' : 'active', cleared, acked],
+        [
+          terminal,
+          s!.id,
+          companyId,
+          agentId,
+          eventType,
+          start,
+          cleared ? 'cleared' : 'active',
+          cleared,
+          acked,
+        ],
       );
     // Overlapping outages on one terminal, one acknowledged.
     await alert(a, 3, ago(10 * D, 123), ago(10 * D - 5 * H, 900), ago(10 * D - 20 * 60 * S, 10));
@@ -348,7 +363,14 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
     // 22:30 for 5 hours, every day) and a tag-targeted one.
     await alert(a, 3, ago(8 * D, 77), ago(8 * D - 10 * H, 3));
     await alert(b, 3, ago(5 * D, 44), ago(5 * D - 30 * H, 7));
-    const win = (scopeKind: string, scopeId: number, tags: string[], from: string, to: string, weekly?: string) =>
+    const win = (
+      scopeKind: string,
+      scopeId: number,
+      tags: string[],
+      from: string,
+      to: string,
+      weekly?: string,
+    ) =>
       t.database.query(
         `insert into maintenance_windows (scope_kind, scope_id, tags, agent_id, company_id, site_id, starts_at,
                                           ends_at, weekdays, start_local, duration_min, created_by)
@@ -440,7 +462,13 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
       `/api/reports/site/${synth.siteId}/availability/?from=2020-01-01T00:00:00Z&to=2020-02-01T00:00:00Z`,
     );
     expect(before.rows).toEqual([]);
-    expect(before.total).toMatchObject({ period_s: 0, availability: 1, incidents: 0, mtta_s: null, mttr_s: null });
+    expect(before.total).toMatchObject({
+      period_s: 0,
+      availability: 1,
+      incidents: 0,
+      mtta_s: null,
+      mttr_s: null,
+    });
   });
 
   it('the alert report: one row per event type, equal to the brute force', async () => {
@@ -465,18 +493,23 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
     const synthRows = z
       .array(AlertsReportRowSchema)
       .parse((await get(`/api/reports/site/${synth.siteId}/alerts/`)).json());
-    expect(synthRows.find((r) => r.event_type === 3)).toMatchObject({ name: 'Terminal offline', severity: 'critical' });
+    expect(synthRows.find((r) => r.event_type === 3)).toMatchObject({
+      name: 'Terminal offline',
+      severity: 'critical',
+    });
   });
 
   it('scope as reads: 403 outside, 404 unknown; 400 naming a bad from, to, group_by or format', async () => {
-    expect((await t.app.inject({ method: 'GET', url: `/api/reports/agent/${agentId}/availability/` })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/reports/agent/${agentId}/availability/` })).statusCode,
+    ).toBe(401);
     expect((await get(`/api/reports/agent/${agentId}/availability/`, company)).statusCode).toBe(403);
     expect((await get(`/api/reports/company/${companyId}/alerts/`, site)).statusCode).toBe(403);
     expect((await get(`/api/reports/site/${f.outsider.siteId}/availability/`)).statusCode).toBe(403);
     expect((await get(`/api/reports/site/${f.companySite.siteId}/availability/`, site)).statusCode).toBe(403);
-    expect((await get(`/api/reports/site/${f.companySite.siteId}/availability/`, company)).statusCode).toBe(200);
+    expect((await get(`/api/reports/site/${f.companySite.siteId}/availability/`, company)).statusCode).toBe(
+      200,
+    );
     expect((await get('/api/reports/site/999999/availability/')).statusCode).toBe(404);
     expect((await get('/api/reports/site/abc/alerts/')).statusCode).toBe(404);
     expect((await get(`/api/reports/terminal/${f.plainTerminalId}/availability/`)).statusCode).toBe(404);
@@ -492,7 +525,9 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
       expect(res.statusCode, query).toBe(400);
       expect(errorsOf(res)).toMatch(new RegExp(`^${field}\\b`));
     }
-    const res = await get(`/api/reports/site/${f.siteId}/alerts/?from=2026-11-10T00:00:00Z&to=2026-11-01T00:00:00Z`);
+    const res = await get(
+      `/api/reports/site/${f.siteId}/alerts/?from=2026-11-10T00:00:00Z&to=2026-11-01T00:00:00Z`,
+    );
     expect(res.statusCode).toBe(400);
     expect(errorsOf(res)).toMatch(/^to must be after from/);
   });
@@ -501,7 +536,9 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
     const csvRes = await get(`/api/reports/company/${companyId}/availability/?format=csv`, company);
     expect(csvRes.statusCode).toBe(200);
     expect(csvRes.headers['content-type']).toMatch(/^text\/csv/);
-    expect(csvRes.headers['content-disposition']).toMatch(/attachment; filename="availability-company-\d+-.*\.csv"/);
+    expect(csvRes.headers['content-disposition']).toMatch(
+      /attachment; filename="availability-company-\d+-.*\.csv"/,
+    );
     const json = await report(`/api/reports/company/${companyId}/availability/`, company);
     const table = parseCsv(csvRes.body);
     expect(table[0]).toEqual([
@@ -540,7 +577,8 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
 
   it('schedules: every role schedules what it reads; the run mails the PDF; a missed run runs once', async () => {
     const url = '/api/reports/schedules/';
-    const post = (payload: unknown, token = agent) => t.as(token, { method: 'POST', url, payload: payload as object });
+    const post = (payload: unknown, token = agent) =>
+      t.as(token, { method: 'POST', url, payload: payload as object });
     const body = {
       report: 'availability',
       scope: { kind: 'site', id: f.siteId },
@@ -571,7 +609,12 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
 
     const list = z.array(ReportScheduleSchema).parse((await get(url, site)).json());
     expect(list.map((s) => s.id)).toEqual([schedule.id]);
-    expect(z.array(ReportScheduleSchema).parse((await get(url, agent)).json()).map((s) => s.id)).toContain(schedule.id);
+    expect(
+      z
+        .array(ReportScheduleSchema)
+        .parse((await get(url, agent)).json())
+        .map((s) => s.id),
+    ).toContain(schedule.id);
     expect(z.array(ReportScheduleSchema).parse((await get(url, company)).json())).toEqual([]);
     expect((await t.as(company, { method: 'DELETE', url: `${url}${schedule.id}/` })).statusCode).toBe(403);
     expect((await t.as(company, { method: 'POST', url: `${url}${schedule.id}/run/` })).statusCode).toBe(403);
@@ -586,8 +629,9 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
     expect(mail.text).toMatch(/Content-Type: application\/pdf;\s+name="?availability-site-\d+-/);
     const pdf = attachment(mail.text);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    const siteTitle = (await t.database.query<{ title: string }>('select title from sites where id = $1', [f.siteId]))[0]!
-      .title;
+    const siteTitle = (
+      await t.database.query<{ title: string }>('select title from sites where id = $1', [f.siteId])
+    )[0]!.title;
     expect(pdfText(pdf)).toContain(siteTitle);
 
     // The run is over once it is recorded (after the mail went).
@@ -601,9 +645,10 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
       await new Promise((r) => setTimeout(r, 25));
     }
     // A run missed while no node was up runs once, for the period just ended, and the next is the next boundary.
-    await t.database.query(`update report_schedules set next_run_at = now() - interval '15 days' where id = $1`, [
-      schedule.id,
-    ]);
+    await t.database.query(
+      `update report_schedules set next_run_at = now() - interval '15 days' where id = $1`,
+      [schedule.id],
+    );
     const before = smtp.mails.length;
     const now = new Date();
     expect(await t.app.reports.tick(now)).toBe(1);
@@ -634,7 +679,9 @@ function pdfText(pdf: Buffer): string {
 
 /** The first base64 attachment of a raw MIME message. */
 function attachment(raw: string): Buffer {
-  const m = raw.match(/Content-Disposition: attachment[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/);
+  const m = raw.match(
+    /Content-Disposition: attachment[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/,
+  );
   if (!m) throw new Error('no attachment in the mail');
   return Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64');
 }

@@ -42,7 +42,9 @@ const instant = (message: string) =>
     }, message);
 
 const periodFields = {
-  from: instant(REPORT_TEXTS.from).optional().describe('Start (ISO 8601, inclusive); default `to` minus 30 days'),
+  from: instant(REPORT_TEXTS.from)
+    .optional()
+    .describe('Start (ISO 8601, inclusive); default `to` minus 30 days'),
   to: instant(REPORT_TEXTS.to).optional().describe('End (ISO 8601, exclusive); default now'),
 };
 
@@ -58,7 +60,10 @@ export const AvailabilityQuerySchema = z
       .enum(REPORT_GROUPS, { error: REPORT_TEXTS.groupBy })
       .default('site')
       .describe('One row per site (default) or per terminal'),
-    format: z.enum(REPORT_FORMATS, { error: REPORT_TEXTS.format }).default('json').describe('json, csv or pdf'),
+    format: z
+      .enum(REPORT_FORMATS, { error: REPORT_TEXTS.format })
+      .default('json')
+      .describe('json, csv or pdf'),
   })
   .superRefine(toAfterFrom);
 export type AvailabilityQuery = z.output<typeof AvailabilityQuerySchema>;
@@ -66,7 +71,10 @@ export type AvailabilityQuery = z.output<typeof AvailabilityQuerySchema>;
 export const AlertsReportQuerySchema = z
   .object({
     ...periodFields,
-    format: z.enum(REPORT_FORMATS, { error: REPORT_TEXTS.format }).default('json').describe('json, csv or pdf'),
+    format: z
+      .enum(REPORT_FORMATS, { error: REPORT_TEXTS.format })
+      .default('json')
+      .describe('json, csv or pdf'),
   })
   .superRefine(toAfterFrom);
 export type AlertsReportQuery = z.output<typeof AlertsReportQuerySchema>;

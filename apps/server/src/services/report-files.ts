@@ -117,7 +117,9 @@ function barChart(
     doc.text(latin1(b.label), left, y + 2, { width: labelW - 8, lineBreak: false, ellipsis: true });
     const w = max > 0 ? Math.max(1, (b.value / max) * barW) : 1;
     doc.rect(left + labelW, y, w, 12).fill('#c0392b');
-    doc.fillColor('#333333').text(b.text, left + labelW + barW + 6, y + 2, { width: valueW - 6, lineBreak: false });
+    doc
+      .fillColor('#333333')
+      .text(b.text, left + labelW + barW + 6, y + 2, { width: valueW - 6, lineBreak: false });
     y += 16;
   }
   doc.y = y + 8;
@@ -125,7 +127,11 @@ function barChart(
 }
 
 /** A table with a header row, repeated on each new page. */
-function table(doc: Doc, columns: Array<{ title: string; width: number; align?: 'left' | 'right' }>, rows: string[][]) {
+function table(
+  doc: Doc,
+  columns: Array<{ title: string; width: number; align?: 'left' | 'right' }>,
+  rows: string[][],
+) {
   const left = doc.page.margins.left;
   const bottom = doc.page.height - doc.page.margins.bottom;
   const header = () => {
@@ -153,7 +159,12 @@ function table(doc: Doc, columns: Array<{ title: string; width: number; align?: 
     doc.font('Helvetica').fontSize(9).fillColor('#222222');
     row.forEach((value, i) => {
       const c = columns[i]!;
-      doc.text(latin1(value), x, y, { width: c.width - 4, align: c.align ?? 'left', lineBreak: false, ellipsis: true });
+      doc.text(latin1(value), x, y, {
+        width: c.width - 4,
+        align: c.align ?? 'left',
+        lineBreak: false,
+        ellipsis: true,
+      });
       x += c.width;
     });
     doc.y = y + 13;
@@ -178,7 +189,11 @@ function render(draw: (doc: Doc) => void, title: string): Promise<Buffer> {
 }
 
 /** Title, scope, period, totals, the worst rows as a bar chart of their downtime share, then the whole table. */
-export function availabilityPdf(h: ReportHeading, report: AvailabilityReport, group: string): Promise<Buffer> {
+export function availabilityPdf(
+  h: ReportHeading,
+  report: AvailabilityReport,
+  group: string,
+): Promise<Buffer> {
   const title = 'Availability report';
   return render((doc) => {
     heading(doc, h, title);
@@ -188,7 +203,9 @@ export function availabilityPdf(h: ReportHeading, report: AvailabilityReport, gr
     doc.text(
       `Availability ${percent(t.availability)} · downtime ${duration(t.downtime_s)} · maintenance ${duration(t.excluded_s)} · measured ${duration(t.period_s - t.excluded_s)}`,
     );
-    doc.text(`Incidents ${t.incidents} · mean time to acknowledge ${duration(t.mtta_s)} · to restore ${duration(t.mttr_s)}`);
+    doc.text(
+      `Incidents ${t.incidents} · mean time to acknowledge ${duration(t.mtta_s)} · to restore ${duration(t.mttr_s)}`,
+    );
     doc.moveDown(0.8);
     const worst = report.rows.slice(0, 10);
     barChart(
@@ -281,6 +298,8 @@ export async function reportFile(
     return { body: Buffer.from(text, 'utf8'), contentType: 'text/csv; charset=utf-8', filename };
   }
   const body =
-    'availability' in data ? await availabilityPdf(h, data.availability, data.group) : await alertsPdf(h, data.alerts);
+    'availability' in data
+      ? await availabilityPdf(h, data.availability, data.group)
+      : await alertsPdf(h, data.alerts);
   return { body, contentType: 'application/pdf', filename };
 }

@@ -54,7 +54,11 @@ export function createReportService(opts: ReportServiceOptions) {
   const { repos, log } = opts;
   let ticking: Promise<number> | null = null;
 
-  async function availability(scope: ReadScope, q: AvailabilityQuery, now: Date): Promise<AvailabilityReport> {
+  async function availability(
+    scope: ReadScope,
+    q: AvailabilityQuery,
+    now: Date,
+  ): Promise<AvailabilityReport> {
     const period = reportPeriod(q, now);
     const { rows, total } = await repos.reports.availability(scope, period, q.group_by, now);
     return { from: period.from.toISOString(), to: period.to.toISOString(), rows, total };
@@ -62,10 +66,10 @@ export function createReportService(opts: ReportServiceOptions) {
 
   async function alerts(scope: ReadScope, q: AlertsReportQuery, now: Date): Promise<AlertsReportRow[]> {
     const rows = await repos.reports.alerts(scope, reportPeriod(q, now));
-    return rows.map((r) => ({
-      event_type: r.event_type,
-      name: EVENT_TYPES[r.event_type]?.name ?? `Event ${r.event_type}`,
-      severity: severityOf(r.event_type),
+    return rows.map(({ event_type, ...r }) => ({
+      event_type,
+      name: EVENT_TYPES[event_type]?.name ?? `Event ${event_type}`,
+      severity: severityOf(event_type),
       ...r,
     }));
   }
@@ -207,7 +211,12 @@ export function createReportService(opts: ReportServiceOptions) {
             before: null,
             after: shown,
           });
-          await tx.changed({ kind: 'fleet', agentId: loc.agentId, companyId: loc.companyId, siteId: loc.siteId });
+          await tx.changed({
+            kind: 'fleet',
+            agentId: loc.agentId,
+            companyId: loc.companyId,
+            siteId: loc.siteId,
+          });
           return shown;
         });
       },

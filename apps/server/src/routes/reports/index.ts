@@ -25,7 +25,12 @@ const security = [{ jwt: [] }];
 const tags = ['reports'];
 const an = (kind: string) => `a${kind === 'agent' ? 'n' : ''} ${kind}`;
 
-const STATUS: Record<DomainErrorKind, number> = { invalid: 400, forbidden: 403, not_found: 404, conflict: 409 };
+const STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+};
 
 /** The service's answer, or its refusal as the status it stands for. */
 async function answer<T>(call: Promise<T>): Promise<T> {
@@ -79,7 +84,10 @@ export async function reportRoutes(fastify: FastifyInstance) {
       async (request, reply) => {
         const q = request.query;
         if (q.format !== 'json')
-          return sendFile(reply, await app.reports.file('availability', scopeOf(request), q, q.format, new Date()));
+          return sendFile(
+            reply,
+            await app.reports.file('availability', scopeOf(request), q, q.format, new Date()),
+          );
         return app.reports.availability(scopeOf(request), q, new Date());
       },
     );
@@ -122,14 +130,18 @@ export async function reportRoutes(fastify: FastifyInstance) {
         tags,
         security,
         summary: 'Report schedules: the caller’s own (an agent’s: every one of its fleet), newest first',
-        description: 'Paged with `limit_to` and `before` (the id of the last row seen, also in `X-Next-Cursor`).',
+        description:
+          'Paged with `limit_to` and `before` (the id of the last row seen, also in `X-Next-Cursor`).',
         querystring: ReportScheduleListQuerySchema,
         response: { 200: z.array(ReportScheduleSchema), ...errors },
       },
     },
     async (request, reply) => {
       const q = request.query;
-      const rows = await app.reports.schedules.list(request.principal!, { limit: q.limit_to, before: q.before });
+      const rows = await app.reports.schedules.list(request.principal!, {
+        limit: q.limit_to,
+        before: q.before,
+      });
       return sendPage(request, reply, rows, q.limit_to);
     },
   );
@@ -149,7 +161,9 @@ export async function reportRoutes(fastify: FastifyInstance) {
       },
     },
     async (request, reply) => {
-      const created = await answer(app.reports.schedules.create(request.principal!, request.body, new Date()));
+      const created = await answer(
+        app.reports.schedules.create(request.principal!, request.body, new Date()),
+      );
       return reply.status(201).send(created);
     },
   );

@@ -48,7 +48,12 @@ export interface AvailabilityChartProps {
 }
 
 /** The worst sites (or terminals) as horizontal bars of their unavailability. Loaded with the chart, on demand. */
-export default function AvailabilityChart({ rows, label, formatPercent, rtl = false }: AvailabilityChartProps) {
+export default function AvailabilityChart({
+  rows,
+  label,
+  formatPercent,
+  rtl = false,
+}: AvailabilityChartProps) {
   const colors = useColors();
   const data = useMemo(
     () => ({

@@ -1,4 +1,9 @@
-import type { AlertsReportRow, AvailabilityRow, ReportGroup, ReportSchedule } from '@forecourt/contract/reports';
+import type {
+  AlertsReportRow,
+  AvailabilityRow,
+  ReportGroup,
+  ReportSchedule,
+} from '@forecourt/contract/reports';
 import {
   Alert,
   Button,
@@ -20,8 +25,8 @@ import { formatLocale } from '../../../../i18n/languages.ts';
 import { notificationScope } from '../../../../lib/api/alerts.ts';
 import { errorText } from '../../../../lib/api-client.ts';
 import { useSession } from '../../../../lib/auth/session.ts';
-import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
 import type { Scope } from '../../../../lib/scope.ts';
+import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
 import {
   createSchedule,
   deleteSchedule,
@@ -144,7 +149,11 @@ function Reports({ scope }: { scope: Scope }) {
       </Card>
       {period && (
         <>
-          <AvailabilitySection scope={scope} period={period} groupBy={scope.kind === 'site' ? 'terminal' : groupBy} />
+          <AvailabilitySection
+            scope={scope}
+            period={period}
+            groupBy={scope.kind === 'site' ? 'terminal' : groupBy}
+          />
           <AlertsSection scope={scope} period={period} />
         </>
       )}
@@ -162,10 +171,20 @@ function DownloadButtons({ url, what }: { url: (format: 'csv' | 'pdf') => string
   };
   return (
     <Group gap="xs">
-      <Button variant="default" size="xs" onClick={() => get('csv')} aria-label={t('REPORTS_DOWNLOAD_CSV', { what })}>
+      <Button
+        variant="default"
+        size="xs"
+        onClick={() => get('csv')}
+        aria-label={t('REPORTS_DOWNLOAD_CSV', { what })}
+      >
         CSV
       </Button>
-      <Button variant="default" size="xs" onClick={() => get('pdf')} aria-label={t('REPORTS_DOWNLOAD_PDF', { what })}>
+      <Button
+        variant="default"
+        size="xs"
+        onClick={() => get('pdf')}
+        aria-label={t('REPORTS_DOWNLOAD_PDF', { what })}
+      >
         PDF
       </Button>
       {error && (
@@ -177,7 +196,15 @@ function DownloadButtons({ url, what }: { url: (format: 'csv' | 'pdf') => string
   );
 }
 
-function AvailabilitySection({ scope, period, groupBy }: { scope: Scope; period: Period; groupBy: ReportGroup }) {
+function AvailabilitySection({
+  scope,
+  period,
+  groupBy,
+}: {
+  scope: Scope;
+  period: Period;
+  groupBy: ReportGroup;
+}) {
   const { t, i18n } = useTranslation();
   const locale = formatLocale(i18n.resolvedLanguage ?? i18n.language);
   const duration = useDuration();

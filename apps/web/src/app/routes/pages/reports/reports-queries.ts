@@ -34,13 +34,21 @@ export const reportQueries = {
     queryOptions({
       queryKey: ['reports', scope.kind, scope.id, 'alerts', period] as const,
       queryFn: ({ signal }) =>
-        api.get(`${base(scope)}/alerts/`, { query: { ...period }, schema: z.array(AlertsReportRowSchema), signal }),
+        api.get(`${base(scope)}/alerts/`, {
+          query: { ...period },
+          schema: z.array(AlertsReportRowSchema),
+          signal,
+        }),
     }),
   schedules: () =>
     queryOptions({
       queryKey: ['reports', 'schedules'] as const,
       queryFn: ({ signal }) =>
-        api.get('/api/reports/schedules/', { query: { limit_to: 100 }, schema: z.array(ReportScheduleSchema), signal }),
+        api.get('/api/reports/schedules/', {
+          query: { limit_to: 100 },
+          schema: z.array(ReportScheduleSchema),
+          signal,
+        }),
     }),
 };
 
@@ -89,10 +97,16 @@ export type PeriodPreset = (typeof PERIOD_PRESETS)[number];
 const DAY = 86_400_000;
 
 /** The period of a preset as of `now` (minutes rounded down, so a refetch asks the same); custom dates in UTC. */
-export function periodOf(preset: PeriodPreset, now: Date, custom: { from: string; to: string }): Period | null {
+export function periodOf(
+  preset: PeriodPreset,
+  now: Date,
+  custom: { from: string; to: string },
+): Period | null {
   const end = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  if (preset === '7d') return { from: new Date(end.getTime() - 7 * DAY).toISOString(), to: end.toISOString() };
-  if (preset === '30d') return { from: new Date(end.getTime() - 30 * DAY).toISOString(), to: end.toISOString() };
+  if (preset === '7d')
+    return { from: new Date(end.getTime() - 7 * DAY).toISOString(), to: end.toISOString() };
+  if (preset === '30d')
+    return { from: new Date(end.getTime() - 30 * DAY).toISOString(), to: end.toISOString() };
   if (preset === 'last-month') {
     const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
     const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
