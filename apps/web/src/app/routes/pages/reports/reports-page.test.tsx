@@ -102,7 +102,7 @@ describe('Reports page', () => {
       format: 'pdf',
       recipients: ['ops@example.com'],
     });
-  });
+  }, 60_000);
 
   it('period presets: 7 and 30 days end now, last month is the calendar month before, custom takes two days', () => {
     const now = new Date('2026-11-27T10:15:30Z');
