@@ -78,7 +78,13 @@ export async function benchReports(argv = process.argv.slice(2)) {
       }
       const s = summary(ms);
       figures[name] = { ...s, answer: note };
-      rows.push({ request: name, n: s.n, 'p50 ms': fmt(s.p50, 1), 'p95 ms': fmt(s.p95, 1), answer: note });
+      rows.push({
+        request: name,
+        n: String(s.n),
+        'p50 ms': fmt(s.p50, 1),
+        'p95 ms': fmt(s.p95, 1),
+        answer: note,
+      });
     };
     // Each request ends at another second: no shared answer serves a repeat.
     const period = (k: number) => {
