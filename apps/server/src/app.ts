@@ -37,6 +37,7 @@ import { liveCursorPlugin } from './plugins/live-cursor.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { noNulPlugin } from './plugins/no-nul.ts';
 import { notificationsPlugin } from './plugins/notifications.ts';
+import { reportsPlugin } from './plugins/reports.ts';
 import { requestLogPlugin } from './plugins/request-log.ts';
 import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
@@ -206,6 +207,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(devicesPlugin);
   await app.register(alertMailPlugin);
   await app.register(notificationsPlugin);
+  await app.register(reportsPlugin);
 
   // Liveness: the process answers (docs/deploying.md). Never asks the database.
   app.get('/api/health', { schema: { hide: true } }, async () => ({

@@ -436,6 +436,7 @@ export const AUDIT_ENTITIES = [
   'api_key',
   'contact_point',
   'notification_policy',
+  'report_schedule',
 ] as const;
 export const AUDIT_ACTIONS = [
   'create',
@@ -448,6 +449,7 @@ export const AUDIT_ACTIONS = [
   'reboot',
   'delete',
   'end',
+  'run',
 ] as const;
 
 export const AuditEntrySchema = z

@@ -21,6 +21,8 @@ import { createOrgRepository } from './org-repository.ts';
 import { createPlaceHistoryRepository } from './place-history-repository.ts';
 import { createPrincipalRepository } from './principal-repository.ts';
 import { createPumpRepository } from './pump-repository.ts';
+import { createReportReadModel } from './report-read-model.ts';
+import { createReportScheduleRepository } from './report-schedule-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
 import { createRuleRepository } from './rule-repository.ts';
 import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
@@ -68,6 +70,8 @@ export function createRepositories(database: Database, _config: Env) {
     contactPoints: createContactPointRepository(database),
     notificationPolicies: createNotificationPolicyRepository(database),
     deliveries: createDeliveryRepository(database),
+    reports: createReportReadModel(database),
+    reportSchedules: createReportScheduleRepository(database),
     /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
     work: {
       run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),

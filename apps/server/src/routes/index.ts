@@ -13,6 +13,7 @@ import { logRoutes } from './logs/index.ts';
 import { maintenanceRoutes } from './maintenance/index.ts';
 import { notificationSettingsRoutes } from './notifications/index.ts';
 import { pumpRoutes } from './pumps/index.ts';
+import { reportRoutes } from './reports/index.ts';
 import { ruleRoutes } from './rules/index.ts';
 import { siteDataRoutes } from './sites/dashboard-reads.ts';
 import { siteRoutes } from './sites/index.ts';
@@ -43,6 +44,7 @@ export async function routes(app: FastifyInstance) {
   await app.register(maintenanceRoutes);
   await app.register(apiKeyRoutes);
   await app.register(notificationSettingsRoutes);
+  await app.register(reportRoutes);
   await app.register(agentRoutes);
   await app.register(companyDataRoutes);
   await app.register(siteDataRoutes);

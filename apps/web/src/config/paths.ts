@@ -18,6 +18,8 @@ export const paths = {
   profile: '/profile',
   /** Contact points, notification policies and the delivery log (agents and company users). */
   notifications: '/notifications',
+  /** Availability and alert reports of the user's own scope, their files and schedules. */
+  reports: '/reports',
   uiFeatures: (page: string) => `/pages/ui-features/${page}`,
   admin: (page: AdminPage) => `/admin/${page}`,
 } as const;

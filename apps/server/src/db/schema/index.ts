@@ -5,6 +5,7 @@ export * from './events.ts';
 export * from './idempotency.ts';
 export * from './notifications.ts';
 export * from './org.ts';
+export * from './reports.ts';
 export * from './rules.ts';
 export * from './telemetry-history.ts';
 export * from './tickets.ts';

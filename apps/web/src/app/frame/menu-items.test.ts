@@ -28,6 +28,7 @@ describe('menu items', () => {
       'MENU_DASHBOARD',
       'MENU_PROFILE',
       'MENU_LOGS',
+      'MENU_REPORTS',
       'MENU_NOTIFICATIONS',
       'MENU_UI_FEATURES',
     ]);
@@ -40,11 +41,12 @@ describe('menu items', () => {
       'MENU_DASHBOARD',
       'MENU_PROFILE',
       'MENU_LOGS',
+      'MENU_REPORTS',
       'MENU_NOTIFICATIONS',
       'MENU_ADMIN',
       'MENU_UI_FEATURES',
     ]);
-    expect(agent[4].children?.map((c) => c.to)).toEqual([
+    expect(agent[5].children?.map((c) => c.to)).toEqual([
       '/admin/companies',
       '/admin/sites',
       '/admin/terminals',

@@ -6,7 +6,7 @@ export interface MenuItem {
   /** Translation key of the label. */
   label: string;
   to?: string;
-  icon: 'dashboard' | 'profile' | 'notifications' | 'logs' | 'ui' | 'admin';
+  icon: 'dashboard' | 'profile' | 'notifications' | 'logs' | 'ui' | 'admin' | 'reports';
   children?: MenuItem[];
 }
 
@@ -95,12 +95,17 @@ export function notificationsMenu(scope: Scope | null): MenuItem | null {
   return { label: 'MENU_NOTIFICATIONS', to: paths.notifications, icon: 'notifications' };
 }
 
+/** 'Reports': every user with a scope (availability and alerts of that scope, and schedules). */
+export function reportsMenu(scope: Scope | null): MenuItem | null {
+  return scope ? { label: 'MENU_REPORTS', to: paths.reports, icon: 'reports' } : null;
+}
+
 /**
- * The menu of a user: Dashboard, Profile, their Logs, Notifications (agents and company users), Administration
- * (agents), then the UI features.
+ * The menu of a user: Dashboard, Profile, their Logs, Reports, Notifications (agents and company users),
+ * Administration (agents), then the UI features.
  */
 export function menuFor(scope: Scope | null): MenuItem[] {
-  const own = [logMenu(scope), notificationsMenu(scope), adminMenu(scope)].filter(
+  const own = [logMenu(scope), reportsMenu(scope), notificationsMenu(scope), adminMenu(scope)].filter(
     (m): m is MenuItem => m !== null,
   );
   return own.length ? [MENU_ITEMS[0], MENU_ITEMS[1], ...own, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;

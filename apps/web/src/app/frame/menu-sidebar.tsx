@@ -5,6 +5,7 @@ import {
   IconDashboard,
   IconHeart,
   IconListDetails,
+  IconReportAnalytics,
   IconSettings,
   IconUserCircle,
 } from '@tabler/icons-react';
@@ -24,6 +25,7 @@ const ICONS = {
   logs: IconListDetails,
   ui: IconComponents,
   admin: IconSettings,
+  reports: IconReportAnalytics,
 };
 
 export interface MenuSidebarProps {
@@ -73,7 +75,10 @@ export function MenuSidebar({ onPick, withSupport = false }: MenuSidebarProps) {
         to={item.to ?? '/'}
         label={t(item.label)}
         leftSection={
-          item.icon === 'dashboard' || item.icon === 'profile' || item.icon === 'notifications' ? (
+          item.icon === 'dashboard' ||
+          item.icon === 'profile' ||
+          item.icon === 'notifications' ||
+          item.icon === 'reports' ? (
             <Icon size={18} />
           ) : undefined
         }

@@ -9,6 +9,7 @@ export const PAGE_LOADERS = {
   profile: () => import('./pages/profile/profile-page.tsx'),
   notifications: () => import('./pages/notifications/notifications-page.tsx'),
   'site/:siteId/terminal/:terminalId': () => import('./pages/terminal/terminal-page.tsx'),
+  reports: () => import('./pages/reports/reports-page.tsx'),
   'admin/companies': () => import('./pages/admin/companies-page.tsx'),
   'admin/sites': () => import('./pages/admin/sites-page.tsx'),
   'admin/terminals': () => import('./pages/admin/terminals-page.tsx'),

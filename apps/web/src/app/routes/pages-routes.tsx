@@ -34,6 +34,9 @@ export const pagesRoutes: RouteObject[] = [
   // One terminal: details, charts of its readings, recent alerts and commands
   page('site/:siteId/terminal/:terminalId'),
 
+  // Availability and alert reports, their files and schedules (every role)
+  page('reports'),
+
   // Administration (agents only)
   page('admin/companies'),
   page('admin/sites'),

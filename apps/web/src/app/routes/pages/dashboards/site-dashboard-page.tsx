@@ -1,10 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { siteQueries } from '../../../../lib/api/sites.ts';
+import { whenFirstViewDrawn } from '../../../../lib/when-first-view-drawn.ts';
 import { Board } from './board.tsx';
 import { DashboardHeader } from './dashboard-grid.tsx';
 import { useRouteIds } from './dashboard-ids.ts';
 import { DashboardNotFound } from './dashboard-not-found.tsx';
+
+// Fetched and drawn only once the dashboard's first view is on screen: not part of its first load.
+const SiteAvailability = lazy(() => import('./site-availability.tsx'));
 
 /** `#/company/{companyId}/site/{siteId}/dashboard`: one site's pumps, terminals and activity. */
 export default function SiteDashboardPage() {
@@ -18,6 +23,8 @@ function SiteDashboard({ siteId }: { siteId: number }) {
   const { t } = useTranslation();
   const site = useQuery(siteQueries.detail(siteId));
   const scope = { kind: 'site', id: siteId } as const;
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => whenFirstViewDrawn(() => setDrawn(true)), []);
   const subtitle = site.data
     ? [
         site.data.title,
@@ -29,7 +36,17 @@ function SiteDashboard({ siteId }: { siteId: number }) {
     : t('SITE_NUMBER_ID', { id: siteId });
   return (
     <>
-      <DashboardHeader title={t('DASHBOARD')} subtitle={subtitle} />
+      <DashboardHeader
+        title={t('DASHBOARD')}
+        subtitle={subtitle}
+        extra={
+          drawn && (
+            <Suspense fallback={null}>
+              <SiteAvailability siteId={siteId} />
+            </Suspense>
+          )
+        }
+      />
       <Board board="site" scope={scope} />
     </>
   );

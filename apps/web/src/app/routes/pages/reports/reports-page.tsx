@@ -1,0 +1,532 @@
+import type {
+  AlertsReportRow,
+  AvailabilityRow,
+  ReportGroup,
+  ReportSchedule,
+} from '@forecourt/contract/reports';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  Loader,
+  SegmentedControl,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatLocale } from '../../../../i18n/languages.ts';
+import { notificationScope } from '../../../../lib/api/alerts.ts';
+import { errorText } from '../../../../lib/api-client.ts';
+import { useSession } from '../../../../lib/auth/session.ts';
+import type { Scope } from '../../../../lib/scope.ts';
+import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
+import {
+  createSchedule,
+  deleteSchedule,
+  downloadReport,
+  PERIOD_PRESETS,
+  type Period,
+  type PeriodPreset,
+  periodOf,
+  reportFileUrl,
+  reportQueries,
+  runSchedule,
+} from './reports-queries.ts';
+
+// Chart.js comes with the chart, once there is something to draw.
+const AvailabilityChart = lazy(() => import('./availability-chart.tsx'));
+
+const PRESET_LABELS: Record<PeriodPreset, string> = {
+  '7d': 'REPORTS_PRESET_7D',
+  '30d': 'REPORTS_PRESET_30D',
+  'last-month': 'REPORTS_PRESET_LAST_MONTH',
+  custom: 'REPORTS_PRESET_CUSTOM',
+};
+
+/** Seconds as the largest sensible unit ("42 min", "3.5 h"); a dash for none. */
+function useDuration() {
+  const { t } = useTranslation();
+  return useCallback(
+    (s: number | null) => {
+      if (s === null) return '–';
+      if (s < 60) return t('REPORTS_SECONDS', { n: s });
+      if (s < 3600) return t('REPORTS_MINUTES', { n: Math.round(s / 60) });
+      if (s < 86_400) return t('REPORTS_HOURS', { n: (s / 3600).toFixed(1) });
+      return t('REPORTS_DAYS', { n: (s / 86_400).toFixed(1) });
+    },
+    [t],
+  );
+}
+
+/** `#/reports`: availability and alerts of the user's own scope over a period, files, and schedules. */
+export default function ReportsPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const scope = notificationScope(user);
+  useDocumentTitle(t('REPORTS_TITLE'));
+  return (
+    <Stack gap="md">
+      <Title order={1} fz="h2">
+        {t('REPORTS_TITLE')}
+      </Title>
+      {scope ? <Reports scope={scope} /> : <Text c="dimmed">{t('REPORTS_NO_SCOPE')}</Text>}
+    </Stack>
+  );
+}
+
+function Reports({ scope }: { scope: Scope }) {
+  const { t } = useTranslation();
+  const [preset, setPreset] = useState<PeriodPreset>('30d');
+  const [custom, setCustom] = useState({ from: '', to: '' });
+  const [groupBy, setGroupBy] = useState<ReportGroup>('site');
+  // The end of a preset is when it was picked: refetches ask for the same period.
+  const [pickedAt, setPickedAt] = useState(() => new Date());
+  const period = useMemo(() => periodOf(preset, pickedAt, custom), [preset, pickedAt, custom]);
+
+  return (
+    <>
+      <Card withBorder>
+        <Group gap="md" align="end" wrap="wrap">
+          <Stack gap={4}>
+            <Text fw={500} fz="sm" id="reports-period-label">
+              {t('REPORTS_PERIOD')}
+            </Text>
+            <SegmentedControl
+              aria-labelledby="reports-period-label"
+              value={preset}
+              onChange={(v) => {
+                setPreset(v as PeriodPreset);
+                setPickedAt(new Date());
+              }}
+              data={PERIOD_PRESETS.map((p) => ({ value: p, label: t(PRESET_LABELS[p]) }))}
+            />
+          </Stack>
+          {preset === 'custom' && (
+            <>
+              <TextInput
+                type="date"
+                label={t('REPORTS_FROM')}
+                value={custom.from}
+                onChange={(e) => setCustom((c) => ({ ...c, from: e.currentTarget.value }))}
+              />
+              <TextInput
+                type="date"
+                label={t('REPORTS_TO')}
+                value={custom.to}
+                onChange={(e) => setCustom((c) => ({ ...c, to: e.currentTarget.value }))}
+              />
+            </>
+          )}
+          {scope.kind !== 'site' && (
+            <Stack gap={4}>
+              <Text fw={500} fz="sm" id="reports-group-label">
+                {t('REPORTS_GROUP_BY')}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="reports-group-label"
+                value={groupBy}
+                onChange={(v) => setGroupBy(v as ReportGroup)}
+                data={[
+                  { value: 'site', label: t('REPORTS_BY_SITE') },
+                  { value: 'terminal', label: t('REPORTS_BY_TERMINAL') },
+                ]}
+              />
+            </Stack>
+          )}
+        </Group>
+        {preset === 'custom' && !period && (
+          <Text c="dimmed" fz="sm" mt="xs">
+            {t('REPORTS_CUSTOM_HINT')}
+          </Text>
+        )}
+      </Card>
+      {period && (
+        <>
+          <AvailabilitySection
+            scope={scope}
+            period={period}
+            groupBy={scope.kind === 'site' ? 'terminal' : groupBy}
+          />
+          <AlertsSection scope={scope} period={period} />
+        </>
+      )}
+      <SchedulesSection scope={scope} />
+    </>
+  );
+}
+
+function DownloadButtons({ url, what }: { url: (format: 'csv' | 'pdf') => string; what: string }) {
+  const { t } = useTranslation();
+  const [error, setError] = useState<string | null>(null);
+  const get = (format: 'csv' | 'pdf') => {
+    setError(null);
+    downloadReport(url(format)).catch((e: unknown) => setError(errorText(e)));
+  };
+  return (
+    <Group gap="xs">
+      <Button
+        variant="default"
+        size="xs"
+        onClick={() => get('csv')}
+        aria-label={t('REPORTS_DOWNLOAD_CSV', { what })}
+      >
+        CSV
+      </Button>
+      <Button
+        variant="default"
+        size="xs"
+        onClick={() => get('pdf')}
+        aria-label={t('REPORTS_DOWNLOAD_PDF', { what })}
+      >
+        PDF
+      </Button>
+      {error && (
+        <Text c="red" fz="sm" role="alert">
+          {error}
+        </Text>
+      )}
+    </Group>
+  );
+}
+
+function AvailabilitySection({
+  scope,
+  period,
+  groupBy,
+}: {
+  scope: Scope;
+  period: Period;
+  groupBy: ReportGroup;
+}) {
+  const { t, i18n } = useTranslation();
+  const locale = formatLocale(i18n.resolvedLanguage ?? i18n.language);
+  const duration = useDuration();
+  const query = useQuery(reportQueries.availability(scope, period, groupBy));
+  const percent = useMemo(() => {
+    const f = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 });
+    return (v: number) => f.format(v);
+  }, [locale]);
+  const chartPercent = useCallback((v: number) => percent(v / 100), [percent]);
+  const title = t('REPORTS_AVAILABILITY');
+  const worst = (query.data?.rows ?? []).filter((r) => r.availability < 1).slice(0, 10);
+  const row = (r: AvailabilityRow | NonNullable<typeof query.data>['total'], total = false) => (
+    <Table.Tr key={total ? 'total' : r.id} fw={total ? 700 : undefined}>
+      <Table.Td>{total ? t('REPORTS_TOTAL') : r.name}</Table.Td>
+      <Table.Td ta="end">{percent(r.availability)}</Table.Td>
+      <Table.Td ta="end">{duration(r.downtime_s)}</Table.Td>
+      <Table.Td ta="end" visibleFrom="sm">
+        {duration(r.excluded_s)}
+      </Table.Td>
+      <Table.Td ta="end">{r.incidents}</Table.Td>
+      <Table.Td ta="end" visibleFrom="sm">
+        {duration(r.mtta_s)}
+      </Table.Td>
+      <Table.Td ta="end" visibleFrom="sm">
+        {duration(r.mttr_s)}
+      </Table.Td>
+    </Table.Tr>
+  );
+  return (
+    <Card withBorder component="section" aria-labelledby="reports-availability">
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        <Title order={2} fz="h4" id="reports-availability">
+          {title}
+        </Title>
+        <DownloadButtons
+          what={title}
+          url={(format) => reportFileUrl(scope, 'availability', period, format, groupBy)}
+        />
+      </Group>
+      {query.isPending && <Loader size="sm" aria-label={t('REPORTS_LOADING')} />}
+      {query.isError && <Alert color="red">{errorText(query.error)}</Alert>}
+      {query.data && (
+        <Stack gap="md">
+          {worst.length > 0 ? (
+            <Suspense fallback={<Loader size="sm" aria-label={t('REPORTS_LOADING')} />}>
+              <AvailabilityChart
+                rows={worst}
+                label={t(groupBy === 'site' ? 'REPORTS_CHART_WORST_SITES' : 'REPORTS_CHART_WORST_TERMINALS')}
+                formatPercent={chartPercent}
+                rtl={i18n.dir() === 'rtl'}
+              />
+            </Suspense>
+          ) : (
+            <Text c="dimmed" fz="sm">
+              {t('REPORTS_NO_DOWNTIME')}
+            </Text>
+          )}
+          <Table.ScrollContainer minWidth={320}>
+            <Table striped aria-label={title}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t(groupBy === 'site' ? 'REPORTS_SITE' : 'REPORTS_TERMINAL')}</Table.Th>
+                  <Table.Th ta="end">{t('REPORTS_AVAILABILITY_COL')}</Table.Th>
+                  <Table.Th ta="end">{t('REPORTS_DOWNTIME')}</Table.Th>
+                  <Table.Th ta="end" visibleFrom="sm">
+                    {t('REPORTS_MAINTENANCE')}
+                  </Table.Th>
+                  <Table.Th ta="end">{t('REPORTS_INCIDENTS')}</Table.Th>
+                  <Table.Th ta="end" visibleFrom="sm">
+                    {t('REPORTS_MTTA')}
+                  </Table.Th>
+                  <Table.Th ta="end" visibleFrom="sm">
+                    {t('REPORTS_MTTR')}
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {query.data.rows.map((r) => row(r))}
+                {row(query.data.total, true)}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+function AlertsSection({ scope, period }: { scope: Scope; period: Period }) {
+  const { t } = useTranslation();
+  const duration = useDuration();
+  const query = useQuery(reportQueries.alerts(scope, period));
+  const title = t('REPORTS_ALERTS');
+  const cells = (r: AlertsReportRow) => (
+    <Table.Tr key={r.event_type}>
+      <Table.Td>{r.name}</Table.Td>
+      <Table.Td visibleFrom="sm">{r.severity}</Table.Td>
+      <Table.Td ta="end">{r.count}</Table.Td>
+      <Table.Td ta="end" visibleFrom="sm">
+        {r.silenced}
+      </Table.Td>
+      <Table.Td ta="end" visibleFrom="sm">
+        {r.acknowledged}
+      </Table.Td>
+      <Table.Td ta="end" visibleFrom="sm">
+        {r.cleared}
+      </Table.Td>
+      <Table.Td ta="end">{duration(r.mtta_s)}</Table.Td>
+      <Table.Td ta="end">{duration(r.mttr_s)}</Table.Td>
+      <Table.Td ta="end" visibleFrom="sm">
+        {duration(r.p90_ttr_s)}
+      </Table.Td>
+    </Table.Tr>
+  );
+  return (
+    <Card withBorder component="section" aria-labelledby="reports-alerts">
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        <Title order={2} fz="h4" id="reports-alerts">
+          {title}
+        </Title>
+        <DownloadButtons what={title} url={(format) => reportFileUrl(scope, 'alerts', period, format)} />
+      </Group>
+      {query.isPending && <Loader size="sm" aria-label={t('REPORTS_LOADING')} />}
+      {query.isError && <Alert color="red">{errorText(query.error)}</Alert>}
+      {query.data &&
+        (query.data.length === 0 ? (
+          <Text c="dimmed" fz="sm">
+            {t('REPORTS_NO_ALERTS')}
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={320}>
+            <Table striped aria-label={title}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('REPORTS_EVENT_TYPE')}</Table.Th>
+                  <Table.Th visibleFrom="sm">{t('REPORTS_SEVERITY')}</Table.Th>
+                  <Table.Th ta="end">{t('REPORTS_COUNT')}</Table.Th>
+                  <Table.Th ta="end" visibleFrom="sm">
+                    {t('REPORTS_SILENCED')}
+                  </Table.Th>
+                  <Table.Th ta="end" visibleFrom="sm">
+                    {t('REPORTS_ACKNOWLEDGED')}
+                  </Table.Th>
+                  <Table.Th ta="end" visibleFrom="sm">
+                    {t('REPORTS_CLEARED')}
+                  </Table.Th>
+                  <Table.Th ta="end">{t('REPORTS_MTTA')}</Table.Th>
+                  <Table.Th ta="end">{t('REPORTS_MTTR')}</Table.Th>
+                  <Table.Th ta="end" visibleFrom="sm">
+                    {t('REPORTS_P90_TTR')}
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>{query.data.map(cells)}</Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        ))}
+    </Card>
+  );
+}
+
+function SchedulesSection({ scope }: { scope: Scope }) {
+  const { t, i18n } = useTranslation();
+  const locale = formatLocale(i18n.resolvedLanguage ?? i18n.language);
+  const client = useQueryClient();
+  const query = useQuery(reportQueries.schedules());
+  const [report, setReport] = useState<'availability' | 'alerts'>('availability');
+  const [every, setEvery] = useState<'week' | 'month'>('week');
+  const [format, setFormat] = useState<'pdf' | 'csv'>('pdf');
+  const [recipients, setRecipients] = useState('');
+  const [notice, setNotice] = useState<string | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: reportQueries.schedules().queryKey });
+  const create = useMutation({
+    mutationFn: () =>
+      createSchedule({
+        report,
+        scope: { kind: scope.kind, id: scope.id },
+        every,
+        format,
+        recipients: recipients
+          .split(/[,;\s]+/)
+          .map((r) => r.trim())
+          .filter(Boolean),
+      }),
+    onSuccess: () => {
+      setRecipients('');
+      void refresh();
+    },
+  });
+  const remove = useMutation({ mutationFn: deleteSchedule, onSuccess: () => void refresh() });
+  const run = useMutation({
+    mutationFn: runSchedule,
+    onSuccess: () => setNotice(t('REPORTS_RUN_QUEUED')),
+  });
+  const when = useMemo(
+    () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+    [locale],
+  );
+  const label = (s: ReportSchedule) =>
+    `${t(s.report === 'availability' ? 'REPORTS_AVAILABILITY' : 'REPORTS_ALERTS')} · ${t(
+      s.every === 'week' ? 'REPORTS_WEEKLY' : 'REPORTS_MONTHLY',
+    )} · ${s.format.toUpperCase()}`;
+  const error = create.error ?? remove.error ?? run.error;
+  return (
+    <Card withBorder component="section" aria-labelledby="reports-schedules">
+      <Title order={2} fz="h4" id="reports-schedules" mb="sm">
+        {t('REPORTS_SCHEDULES')}
+      </Title>
+      <Stack gap="sm">
+        {query.isPending && <Loader size="sm" aria-label={t('REPORTS_LOADING')} />}
+        {query.data && query.data.length === 0 && (
+          <Text c="dimmed" fz="sm">
+            {t('REPORTS_NO_SCHEDULES')}
+          </Text>
+        )}
+        {query.data && query.data.length > 0 && (
+          <Table.ScrollContainer minWidth={320}>
+            <Table aria-label={t('REPORTS_SCHEDULES')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('REPORTS_SCHEDULE')}</Table.Th>
+                  <Table.Th visibleFrom="sm">{t('REPORTS_RECIPIENTS')}</Table.Th>
+                  <Table.Th visibleFrom="sm">{t('REPORTS_NEXT_RUN')}</Table.Th>
+                  <Table.Th>{t('REPORTS_ACTIONS')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {query.data.map((s) => (
+                  <Table.Tr key={s.id}>
+                    <Table.Td>{label(s)}</Table.Td>
+                    <Table.Td visibleFrom="sm">{s.recipients.join(', ')}</Table.Td>
+                    <Table.Td visibleFrom="sm">{`${when.format(new Date(s.next_run_at))} UTC`}</Table.Td>
+                    <Table.Td>
+                      <Group gap="xs" wrap="nowrap">
+                        <Button
+                          size="xs"
+                          variant="light"
+                          onClick={() => run.mutate(s.id)}
+                          aria-label={t('REPORTS_RUN_NOW_OF', { name: label(s) })}
+                        >
+                          {t('REPORTS_RUN_NOW')}
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          onClick={() => remove.mutate(s.id)}
+                          aria-label={t('REPORTS_DELETE_OF', { name: label(s) })}
+                        >
+                          {t('REPORTS_DELETE')}
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            create.mutate();
+          }}
+        >
+          <Group gap="sm" align="end" wrap="wrap">
+            <Select
+              label={t('REPORTS_REPORT')}
+              value={report}
+              onChange={(v) => v && setReport(v as typeof report)}
+              data={[
+                { value: 'availability', label: t('REPORTS_AVAILABILITY') },
+                { value: 'alerts', label: t('REPORTS_ALERTS') },
+              ]}
+              allowDeselect={false}
+              w={170}
+            />
+            <Select
+              label={t('REPORTS_EVERY')}
+              value={every}
+              onChange={(v) => v && setEvery(v as typeof every)}
+              data={[
+                { value: 'week', label: t('REPORTS_WEEKLY') },
+                { value: 'month', label: t('REPORTS_MONTHLY') },
+              ]}
+              allowDeselect={false}
+              w={140}
+            />
+            <Select
+              label={t('REPORTS_FORMAT')}
+              value={format}
+              onChange={(v) => v && setFormat(v as typeof format)}
+              data={[
+                { value: 'pdf', label: 'PDF' },
+                { value: 'csv', label: 'CSV' },
+              ]}
+              allowDeselect={false}
+              w={100}
+            />
+            <TextInput
+              label={t('REPORTS_RECIPIENTS')}
+              placeholder="ops@example.com"
+              value={recipients}
+              onChange={(e) => setRecipients(e.currentTarget.value)}
+              style={{ flex: '1 1 14rem' }}
+            />
+            <Button type="submit" loading={create.isPending} disabled={!recipients.trim()}>
+              {t('REPORTS_ADD_SCHEDULE')}
+            </Button>
+          </Group>
+        </form>
+        {error && (
+          <Alert color="red" role="alert">
+            {errorText(error)}
+          </Alert>
+        )}
+        {notice && !error && (
+          <Text fz="sm" role="status">
+            {notice}
+          </Text>
+        )}
+      </Stack>
+    </Card>
+  );
+}
