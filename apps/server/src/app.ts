@@ -37,6 +37,7 @@ import { liveCursorPlugin } from './plugins/live-cursor.ts';
 import { metricsPlugin } from './plugins/metrics.ts';
 import { noNulPlugin } from './plugins/no-nul.ts';
 import { requestLogPlugin } from './plugins/request-log.ts';
+import { rolloutsPlugin } from './plugins/rollouts.ts';
 import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
@@ -203,6 +204,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(alertRulesPlugin);
   await app.register(devicesPlugin);
   await app.register(alertMailPlugin);
+  await app.register(rolloutsPlugin);
 
   // Liveness: the process answers (docs/deploying.md). Never asks the database.
   app.get('/api/health', { schema: { hide: true } }, async () => ({

@@ -433,6 +433,8 @@ export const AUDIT_ENTITIES = [
   'import',
   'alert_rule',
   'maintenance_window',
+  'software_package',
+  'rollout',
 ] as const;
 export const AUDIT_ACTIONS = [
   'create',
@@ -445,6 +447,9 @@ export const AUDIT_ACTIONS = [
   'reboot',
   'delete',
   'end',
+  'pause',
+  'resume',
+  'cancel',
 ] as const;
 
 export const AuditEntrySchema = z

@@ -18,9 +18,11 @@ import { createPlaceHistoryRepository } from './place-history-repository.ts';
 import { createPrincipalRepository } from './principal-repository.ts';
 import { createPumpRepository } from './pump-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
+import { createRolloutRepository } from './rollout-repository.ts';
 import { createRuleRepository } from './rule-repository.ts';
 import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
 import { createSiteRepository } from './site-repository.ts';
+import { createSoftwareRepository } from './software-repository.ts';
 import { createTargetRepository } from './target-repository.ts';
 import { createTelemetryHistoryRepository } from './telemetry-history-repository.ts';
 import { createTerminalRepository } from './terminal-repository.ts';
@@ -60,6 +62,8 @@ export function createRepositories(database: Database, _config: Env) {
     targets: createTargetRepository(database),
     rules: createRuleRepository(database),
     maintenance: createMaintenanceRepository(database),
+    software: createSoftwareRepository(database),
+    rollouts: createRolloutRepository(database),
     /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
     work: {
       run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),

@@ -15,7 +15,8 @@ export interface Background {
  * claimed with FOR UPDATE SKIP LOCKED and a lease, so nodes share it and never send a mail twice; no node waits for
  * a leader to fail over before mail goes out) and the simulator. On the leader only (one node at a time, taken over
  * within seconds when it dies): the connectivity watchdog, command deadlines, ticket forwarding, telemetry
- * upkeep (partitions and roll-ups) and the alert rule sweeps (services/alert-rules.ts).
+ * upkeep (partitions and roll-ups), the alert rule sweeps (services/alert-rules.ts) and the rollout tick
+ * (services/rollouts.ts).
  */
 export async function startBackground(
   app: FastifyInstance,
@@ -36,6 +37,8 @@ export async function startBackground(
       { name: 'ticket forwarding', start: () => startTicketForwarder(app) },
       // for_s conditions without a new reading, no_sales, alerts whose maintenance window ended: every 10 s.
       { name: 'alert rule sweeps', start: () => app.rules.start() },
+      // Rollout waves: every 2 s, and at once when an install command, a version or a connectivity changes.
+      { name: 'rollouts', start: () => app.rollouts.start() },
       {
         name: 'telemetry upkeep',
         start: () =>

@@ -5,5 +5,6 @@ export * from './events.ts';
 export * from './idempotency.ts';
 export * from './org.ts';
 export * from './rules.ts';
+export * from './software.ts';
 export * from './telemetry-history.ts';
 export * from './tickets.ts';
