@@ -39,6 +39,7 @@ describe('menu items', () => {
       'MENU_PROFILE',
       'MENU_LOGS',
       'MENU_ADMIN',
+      'MENU_SOFTWARE',
       'MENU_UI_FEATURES',
     ]);
     expect(agent[3].children?.map((c) => c.to)).toEqual([
@@ -50,6 +51,8 @@ describe('menu items', () => {
       '/admin/import',
       '/admin/audit',
     ]);
+    expect(agent[4].to).toBe('/software');
     expect(menuFor({ kind: 'site', id: 3 }).some((i) => i.label === 'MENU_ADMIN')).toBe(false);
+    expect(menuFor({ kind: 'company', id: 3 }).some((i) => i.label === 'MENU_SOFTWARE')).toBe(false);
   });
 });

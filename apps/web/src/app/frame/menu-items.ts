@@ -6,7 +6,7 @@ export interface MenuItem {
   /** Translation key of the label. */
   label: string;
   to?: string;
-  icon: 'dashboard' | 'profile' | 'logs' | 'ui' | 'admin';
+  icon: 'dashboard' | 'profile' | 'logs' | 'ui' | 'admin' | 'software';
   children?: MenuItem[];
 }
 
@@ -89,8 +89,16 @@ export function adminMenu(scope: Scope | null): MenuItem | null {
   };
 }
 
-/** The menu of a user: Dashboard, Profile, their Logs, Administration (agents), then the UI features. */
+/** The 'Software' entry (packages and rollouts): agents only. */
+export function softwareMenu(scope: Scope | null): MenuItem | null {
+  if (scope?.kind !== 'agent') return null;
+  return { label: 'MENU_SOFTWARE', to: paths.software, icon: 'software' };
+}
+
+/** The menu of a user: Dashboard, Profile, their Logs, Administration and Software (agents), then the UI features. */
 export function menuFor(scope: Scope | null): MenuItem[] {
-  const own = [logMenu(scope), adminMenu(scope)].filter((m): m is MenuItem => m !== null);
+  const own = [logMenu(scope), adminMenu(scope), softwareMenu(scope)].filter(
+    (m): m is MenuItem => m !== null,
+  );
   return own.length ? [MENU_ITEMS[0], MENU_ITEMS[1], ...own, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;
 }

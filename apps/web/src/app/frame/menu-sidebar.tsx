@@ -4,6 +4,7 @@ import {
   IconDashboard,
   IconHeart,
   IconListDetails,
+  IconPackage,
   IconSettings,
   IconUserCircle,
 } from '@tabler/icons-react';
@@ -22,6 +23,7 @@ const ICONS = {
   logs: IconListDetails,
   ui: IconComponents,
   admin: IconSettings,
+  software: IconPackage,
 };
 
 export interface MenuSidebarProps {
