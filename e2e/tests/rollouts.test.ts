@@ -103,4 +103,29 @@ describe('software rollouts in the console', () => {
     await shot(p, 'rollout-completed');
     await p.context().close();
   });
+
+  it('the rollout page in the cosmic theme, at phone width and in Arabic (screenshots)', async () => {
+    const token = await apiSignIn(rollouts.server.url, 'agent');
+    const [latest] = await apiGet<Rollout[]>(rollouts.server.url, token, '/api/rollouts/');
+    assert.ok(latest, 'a rollout exists');
+    for (const dark of [false, true]) {
+      for (const size of [undefined, { width: 390, height: 844 }]) {
+        for (const arabic of [false, true]) {
+          if (!arabic && !dark && !size) continue;
+          const name = `rollout-${dark ? 'cosmic' : 'light'}${size ? '-phone' : ''}${arabic ? '-ar' : ''}`;
+          const p = await rollouts.signedIn('agent', { dark, ...size });
+          if (arabic) await p.evaluate(() => localStorage.setItem('fc-language', 'ar'));
+          await p.goto(rollouts.url(`/software/rollouts/${latest.id}`));
+          if (arabic) await p.reload();
+          await p.getByRole('heading', { level: 1, name: arabic ? `النشر ${latest.id}` : `Rollout ${latest.id}` }).waitFor();
+          if (arabic) assert.equal(await p.evaluate(() => document.documentElement.dir), 'rtl');
+          await shot(p, name);
+          await p.goto(rollouts.url('/software'));
+          await p.getByRole('heading', { level: 1, name: arabic ? 'البرمجيات' : 'Software' }).waitFor();
+          await shot(p, name.replace('rollout-', 'software-'));
+          await p.context().close();
+        }
+      }
+    }
+  });
 });

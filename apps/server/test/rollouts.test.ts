@@ -27,7 +27,7 @@ const VERSION = '9.9.9';
  * Software rollouts (docs/rollouts.md), driven by calling the leader's tick; time passing is simulated by moving the
  * stored times of a rollout back (its wave start, its commands), so every clock is the database's.
  */
-describe.skipIf(postgresUnavailable)('software rollouts', () => {
+describe.skipIf(postgresUnavailable)('software rollouts', { timeout: 120_000 }, () => {
   let t: TestApp;
   let f: FleetFixture;
   let agent: string;
@@ -138,7 +138,7 @@ describe.skipIf(postgresUnavailable)('software rollouts', () => {
     for (const r of list) siteOf.set(Number(r.id), Number(r.site_id));
     // Every site on UTC unless a test says otherwise: windows are then in UTC.
     await t.database.query(`update sites set timezone = 'UTC'`);
-  });
+  }, 180_000);
   afterAll(async () => t?.close());
 
   it('creates a rollout with its defaults and answers its shape', async () => {

@@ -23,7 +23,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../../../../components/link.tsx';
 import { paths } from '../../../../config/paths.ts';
-import { errorText } from '../../../../lib/api-client.ts';
+import { errorText, isApiError } from '../../../../lib/api-client.ts';
 import { useSession } from '../../../../lib/auth/session.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
@@ -217,12 +217,7 @@ function NewRollout({ packages }: { packages: SoftwarePackage[] }) {
       toast.success(t('SOFTWARE_ROLLOUT_STARTED', { id: r.id }));
       void client.invalidateQueries({ queryKey: softwareQueries.all });
     },
-    onError: (err) =>
-      setErrors(
-        (err as { errors?: string[] }).errors?.length
-          ? (err as { errors: string[] }).errors
-          : [errorText(err)],
-      ),
+    onError: (err) => setErrors(isApiError(err) && err.errors.length ? err.errors : [errorText(err)]),
   });
   return (
     <Paper
