@@ -247,7 +247,7 @@ export function wavesProblem(waves: readonly number[]): string | null {
  */
 export function cumulativeWaveSizes(total: number, waves: readonly number[]): number[] {
   return waves.map((p, i) =>
-    i === waves.length - 1 ? total : Math.min(total, Math.ceil((total * p) / 100 - 1e-9)),
+    i === waves.length - 1 ? total : Math.max(0, Math.min(total, Math.ceil((total * p) / 100 - 1e-9))),
   );
 }
 
