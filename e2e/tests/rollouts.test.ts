@@ -4,7 +4,7 @@ import { apiGet, apiSignIn, eventually, journey, shot } from '../src/journey.ts'
 
 /**
  * A software rollout end to end (docs/rollouts.md): a package uploaded in the console, rolled out over a tag of
- * simulator terminals in waves [10, 100] with a short wait; the rollout's page shows wave 1 then wave 2 complete,
+ * simulator terminals in waves [10, 100] with a 20 s wait (a simulator install takes a few seconds); the rollout's page shows wave 1 then wave 2 complete,
  * live, as the simulator installs.
  */
 
@@ -60,7 +60,8 @@ describe('software rollouts in the console', () => {
     await p.goto(rollouts.url('/software'));
     await p.getByRole('heading', { level: 1, name: 'Software', exact: true }).waitFor();
     const upload = p.getByRole('form', { name: 'Upload a package' });
-    await upload.getByLabel('File').setInputFiles({
+    // The file field is a button over a hidden file input.
+    await upload.locator('input[type="file"]').setInputFiles({
       name: 'firmware.bin',
       mimeType: 'application/octet-stream',
       buffer: Buffer.alloc(200_000, 7),
@@ -77,7 +78,7 @@ describe('software rollouts in the console', () => {
     await tags.fill('e2e-rollout');
     await tags.press('Enter');
     await form.getByLabel('Waves (cumulative %)').fill('10, 100');
-    await form.getByLabel('Wait per wave (s)').fill('5');
+    await form.getByLabel('Wait per wave (s)').fill('20');
     await form.getByRole('button', { name: 'Start rollout' }).click();
     const link = p.getByRole('link', { name: /^Open rollout \d+$/ }).first();
     await link.waitFor();
@@ -95,7 +96,7 @@ describe('software rollouts in the console', () => {
         const r = await apiGet<Rollout>(url, token, `/api/rollouts/${id}/`);
         return r.state === 'completed' ? r : undefined;
       },
-      120_000,
+      180_000,
     );
     assert.equal(done.counts.done + done.counts.failed + done.counts.skipped, chosen.length);
     // The page follows it live: completed without a reload.
@@ -117,7 +118,9 @@ describe('software rollouts in the console', () => {
           if (arabic) await p.evaluate(() => localStorage.setItem('fc-language', 'ar'));
           await p.goto(rollouts.url(`/software/rollouts/${latest.id}`));
           if (arabic) await p.reload();
-          await p.getByRole('heading', { level: 1, name: arabic ? `النشر ${latest.id}` : `Rollout ${latest.id}` }).waitFor();
+          await p
+            .getByRole('heading', { level: 1, name: arabic ? `النشر ${latest.id}` : `Rollout ${latest.id}` })
+            .waitFor();
           if (arabic) assert.equal(await p.evaluate(() => document.documentElement.dir), 'rtl');
           await shot(p, name);
           await p.goto(rollouts.url('/software'));
