@@ -197,69 +197,6 @@ for (const engine of all) {
         'each queued command handed out once',
       );
     });
-
-    it('sends a rollout wave once whatever the moment of the crash', async () => {
-      await server?.stop();
-      let current = await start();
-      // A package, through the multipart upload as the console sends it.
-      const form = new FormData();
-      form.append('name', 'Crash firmware');
-      form.append('version', 'crash-1');
-      form.append('file', new Blob([new Uint8Array(50_000).fill(3)]), 'firmware.bin');
-      const up = await fetch(`${current.url}/api/software/`, {
-        method: 'POST',
-        headers: { authorization: `JWT ${agent}` },
-        body: form,
-      });
-      assert.equal(up.status, 201, await up.clone().text());
-      const pkg = (await up.json()) as { id: number };
-      const created = await api<{ id: number }>(`${current.url}/api/rollouts/`, {
-        method: 'POST',
-        token: agent,
-        body: {
-          package_id: pkg.id,
-          target: { scope: { kind: 'terminal', id: TERMINALS[0] }, tags: [] },
-          waves: [100],
-          wave_wait_s: 600,
-        },
-      });
-      assert.equal(created.status, 201, JSON.stringify(created.body));
-      // Killed while the leader's first tick may be sending the wave; then again once it has.
-      await current.crash();
-      current = await start();
-      const sentBy = async () => {
-        for (let i = 0; i < 60; i++) {
-          const r = await api<{ counts: { sent: number } }>(
-            `${current.url}/api/rollouts/${created.body.id}/`,
-            {
-              token: agent,
-            },
-          );
-          if (r.body.counts.sent === 1) return;
-          await sleep(250);
-        }
-        throw new Error('the wave was not sent after the restart');
-      };
-      await sentBy();
-      await current.crash();
-      current = await start();
-      await sentBy();
-      await sleep(2_500);
-      const r = await api<Array<{ kind: string }>>(`${current.url}/api/device/v1/commands?wait=0`, {
-        device: devices.get(TERMINALS[0]),
-      });
-      assert.equal(r.status, 200);
-      await current.stop();
-      server = null;
-      const installs = await engine.inspect((query) =>
-        query<{ n: string | number }>(
-          `select count(*) as n from commands where kind = 'install' and terminal_id = $1`,
-          [TERMINALS[0]],
-        ),
-      );
-      assert.equal(Number(installs[0].n), 1, 'one install command');
-      assert.equal(r.body.filter((c) => c.kind === 'install').length, 1, 'handed out once');
-    });
   });
 }
 
