@@ -39,6 +39,7 @@ import { noNulPlugin } from './plugins/no-nul.ts';
 import { notificationsPlugin } from './plugins/notifications.ts';
 import { reportsPlugin } from './plugins/reports.ts';
 import { requestLogPlugin } from './plugins/request-log.ts';
+import { rolloutsPlugin } from './plugins/rollouts.ts';
 import { scopePlugin } from './plugins/scope.ts';
 import { snapshotCachePlugin } from './plugins/snapshot-cache.ts';
 import { createRepositories, type Repositories } from './repositories/index.ts';
@@ -208,6 +209,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(alertMailPlugin);
   await app.register(notificationsPlugin);
   await app.register(reportsPlugin);
+  await app.register(rolloutsPlugin);
 
   // Liveness: the process answers (docs/deploying.md). Never asks the database.
   app.get('/api/health', { schema: { hide: true } }, async () => ({

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AuthResultSchema } from '@forecourt/contract/auth';
 import {
   AcceptedSchema,
@@ -142,6 +143,34 @@ export class DeviceClient {
       { method: 'GET', headers: this.headers(), signal, timeoutMs: (waitS + 15) * 1000 },
       z.array(DeviceCommandSchema),
     );
+  }
+
+  /**
+   * Downloads a package (`path` as an install command names it) with this terminal's token, hashing it as it
+   * arrives: answers its size and sha-256 (the bytes are not kept).
+   */
+  async download(path: string, signal?: AbortSignal): Promise<{ size: number; sha256: string }> {
+    const url = new URL(path, `${this.base}/`).toString();
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        headers: { ...this.headers(), 'user-agent': SIMULATOR_USER_AGENT },
+        signal: signal ?? AbortSignal.timeout(5 * 60_000),
+      });
+    } catch (err) {
+      throw new ApiError(0, `GET ${url}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (!res.ok || !res.body) {
+      await res.body?.cancel().catch(() => {});
+      throw new ApiError(res.status, `GET ${url}: ${res.status}`);
+    }
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const piece of res.body as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(piece);
+      size += piece.length;
+    }
+    return { size, sha256: hash.digest('hex') };
   }
 
   ack(id: number, result: 'ok' | 'failed', detail?: string) {

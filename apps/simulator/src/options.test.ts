@@ -20,6 +20,11 @@ describe('command line', () => {
     expect(o.behaviour.batch).toBe(2);
     expect(o.url).toBe('http://10.0.0.5:9000');
     expect((parseArgs(['--rate', '10', '--batch', '50']) as Options).behaviour.batch).toBe(50);
+    expect((parseArgs([]) as Options).behaviour.installFailShare).toBe(0);
+    expect((parseArgs(['--install-failure-rate', '0.25']) as Options).behaviour.installFailShare).toBe(0.25);
+    expect(() => parseArgs(['--install-failure-rate', '2'])).toThrow(
+      /--install-failure-rate must be a number from 0 to 1/,
+    );
   });
 
   it('reads credentials from the environment the server passes', () => {

@@ -21,6 +21,10 @@ export interface Behaviour {
   /** A reboot keeps the terminal silent this long (ms). */
   rebootMs: [number, number];
   rebootFailShare: number;
+  /** An install (a rollout's command) takes this long after its download (ms). */
+  installMs: [number, number];
+  /** Share of installs that fail (`--install-failure-rate`). */
+  installFailShare: number;
   /** Outages (the terminal drops offline) per hour per terminal, and how long one lasts in connectivity timeouts. */
   outagesPerHour: number;
   outageTimeouts: [number, number];
@@ -39,6 +43,8 @@ export const DEMO_BEHAVIOUR: Behaviour = {
   pumpFailShare: 0.05,
   rebootMs: [10_000, 30_000],
   rebootFailShare: 0.03,
+  installMs: [2_000, 5_000],
+  installFailShare: 0,
   outagesPerHour: 0.08,
   outageTimeouts: [1.3, 3],
 };
@@ -77,6 +83,8 @@ export const USAGE = `Usage: simulate [options]
   --rate R             telemetry readings per second per terminal (default 0.05)
   --batch B            readings per telemetry request (default 3; with --rate, one request per second)
   --outages R          outages per hour per terminal (default 0.08)
+  --install-failure-rate F
+                       share of software installs that fail, 0 to 1 (default 0)
   --all                also run terminals that are offline at start (they stay down by default)
   --report S           seconds between summary lines (default 60, 0 for none)
   --quiet              no summary lines
@@ -156,6 +164,9 @@ export function parseArgs(argv: string[], env: Record<string, string | undefined
         break;
       case '--outages':
         o.behaviour.outagesPerHour = num('--outages', value(), 0, 100);
+        break;
+      case '--install-failure-rate':
+        o.behaviour.installFailShare = num('--install-failure-rate', value(), 0, 1);
         break;
       case '--report':
         o.reportS = num('--report', value(), 0, 86_400);

@@ -33,6 +33,7 @@ export interface Stats {
   acks: number;
   outages: number;
   reboots: number;
+  installs: number;
 }
 export const emptyStats = (): Stats => ({
   requests: 0,
@@ -46,6 +47,7 @@ export const emptyStats = (): Stats => ({
   acks: 0,
   outages: 0,
   reboots: 0,
+  installs: 0,
 });
 
 export interface TerminalHooks {
@@ -365,6 +367,10 @@ export class TerminalSim {
       this.pending.push({ id: c.id, result, detail });
       void this.flushAll(['acks']);
     };
+    if (c.kind === 'install') {
+      void this.install(c);
+      return;
+    }
     if (c.kind === 'reboot') {
       this.hooks.stats.reboots++;
       const type = c.reboot_type ?? 'software';
@@ -393,6 +399,47 @@ export class TerminalSim {
       void this.reportPumps(() => PUMP_STATUS_NORMAL, pumpNo).then(() =>
         ack('ok', `Pump ${pumpNo} is ${target ? 'on' : 'off'}`),
       );
+    });
+  }
+
+  /**
+   * Installs a package as a device would (docs/rollouts.md): downloads it with its token, checks its sha-256, takes
+   * a few seconds, acknowledges, and then reports the new version in its telemetry. `installFailShare` of them fail.
+   */
+  private async install(c: DeviceCommand): Promise<void> {
+    const version = c.version ?? '';
+    const done = async (result: 'ok' | 'failed', detail: string) => {
+      if (this.state !== 'up') return; // the server times it out, as it would a real one
+      try {
+        await this.request(() => this.client.ack(c.id, result, detail));
+        this.hooks.stats.acks++;
+        if (result === 'ok') await this.send('telemetry', [{ software_version: version }]);
+      } catch (err) {
+        this.hooks.log(
+          'warn',
+          `terminal ${this.number}: install ${c.id} not acknowledged: ${(err as Error).message}`,
+        );
+      }
+    };
+    let got: { size: number; sha256: string };
+    try {
+      got = await this.request(() =>
+        this.client.download(c.url ?? `/api/device/v1/software/${c.software_id}`),
+      );
+    } catch (err) {
+      await done('failed', `Download failed: ${(err as Error).message}`.slice(0, 500));
+      return;
+    }
+    if (got.sha256 !== c.sha256 || (c.size !== undefined && got.size !== c.size)) {
+      await done('failed', `Checksum mismatch: got ${got.sha256.slice(0, 12)}…, ${got.size} bytes`);
+      return;
+    }
+    const fails = this.rnd.chance(this.b.installFailShare);
+    this.after(this.rnd.between(...this.b.installMs), () => {
+      this.hooks.stats.installs++;
+      if (fails)
+        void done('failed', `Install of ${version} failed: verification after flashing did not pass`);
+      else void done('ok', `Installed ${version}`);
     });
   }
 

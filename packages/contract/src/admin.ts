@@ -437,6 +437,8 @@ export const AUDIT_ENTITIES = [
   'contact_point',
   'notification_policy',
   'report_schedule',
+  'software_package',
+  'rollout',
 ] as const;
 export const AUDIT_ACTIONS = [
   'create',
@@ -450,6 +452,9 @@ export const AUDIT_ACTIONS = [
   'delete',
   'end',
   'run',
+  'pause',
+  'resume',
+  'cancel',
 ] as const;
 
 export const AuditEntrySchema = z

@@ -142,9 +142,14 @@ export type DeviceInfo = z.infer<typeof DeviceInfoSchema>;
 
 export const DeviceCommandSchema = z.object({
   id: z.number().int(),
-  kind: z.enum(['pump_on', 'pump_off', 'reboot']),
+  kind: z.enum(['pump_on', 'pump_off', 'reboot', 'install']),
   pump_no: z.number().int().optional(),
   reboot_type: z.enum(['software', 'full']).optional(),
+  software_id: z.number().int().optional().describe('install: the package to download'),
+  version: z.string().optional().describe('install: the version to report once it runs'),
+  sha256: z.string().optional().describe('install: hex digest the download must have'),
+  size: z.number().int().optional().describe('install: bytes'),
+  url: z.string().optional().describe('install: path of the download (device token; Range requests resume)'),
   created_at: z.string(),
 });
 export type DeviceCommand = z.infer<typeof DeviceCommandSchema>;

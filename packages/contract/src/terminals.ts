@@ -56,7 +56,7 @@ export type CommandState = z.infer<typeof CommandStateSchema>;
 
 export const CommandSchema = z.object({
   id: z.number().int(),
-  kind: z.enum(['pump_on', 'pump_off', 'reboot']),
+  kind: z.enum(['pump_on', 'pump_off', 'reboot', 'install']),
   terminal_id: z.number().int(),
   terminal_number: z.string(),
   site_id: z.number().int(),
@@ -86,12 +86,12 @@ export const RebootAcceptedSchema = z.object({
   command: CommandSchema,
 });
 
-export const CommandKindSchema = z.enum(['pump_on', 'pump_off', 'reboot']);
+export const CommandKindSchema = z.enum(['pump_on', 'pump_off', 'reboot', 'install']);
 export type CommandKind = z.infer<typeof CommandKindSchema>;
 
 const commandKindList = z
   .union([CommandKindSchema, z.array(CommandKindSchema)], {
-    error: "kind must be 'pump_on', 'pump_off' or 'reboot'",
+    error: "kind must be 'pump_on', 'pump_off', 'reboot' or 'install'",
   })
   .transform((v) => (Array.isArray(v) ? v : [v]));
 
@@ -104,7 +104,7 @@ export const ListCommandsQuerySchema = z.object({
     .positive('before must be a command id')
     .optional()
     .describe('Only commands older than this command id'),
-  kind: commandKindList.optional().describe('Repeatable: pump_on, pump_off, reboot'),
+  kind: commandKindList.optional().describe('Repeatable: pump_on, pump_off, reboot, install'),
 });
 export type ListCommandsQuery = z.infer<typeof ListCommandsQuerySchema>;
 

@@ -222,6 +222,13 @@ export const EnvSchema = z.object({
   RAW_RETENTION_DAYS: days(90),
   /** Hourly telemetry roll-ups are kept this many days, dropped a whole month's partition at a time. */
   ROLLUP_RETENTION_DAYS: days(730),
+  /** Largest software package an agent may upload, in MiB (docs/rollouts.md); larger uploads are refused with 413. */
+  PACKAGE_MAX_MB: z.coerce
+    .number({ error: 'must be a whole number of MiB from 1 to 4096' })
+    .int('must be a whole number of MiB from 1 to 4096')
+    .min(1, 'must be a whole number of MiB from 1 to 4096')
+    .max(4096, 'must be a whole number of MiB from 1 to 4096')
+    .default(100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token of GET /metrics; unset: /metrics answers 404 (plugins/metrics.ts). */
   METRICS_TOKEN: z

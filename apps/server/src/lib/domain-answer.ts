@@ -1,5 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import { DomainError, type DomainErrorKind } from '../services/domain-errors.ts';
-import { HttpError } from './errors.ts';
+import { forbidden, HttpError } from './errors.ts';
 
 const STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -16,4 +17,11 @@ export async function answer<T>(call: Promise<T>): Promise<T> {
     if (!(err instanceof DomainError)) throw err;
     throw new HttpError(STATUS[err.kind], err.errors, err.children ? { children: err.children } : {});
   }
+}
+
+/** The signed-in agent as the actor of a write; 403 for anyone else (company and site users). */
+export function agentActor(request: FastifyRequest, message: string) {
+  const p = request.principal!;
+  if (p.agentId === null) throw forbidden(message);
+  return { userId: p.userId, username: p.username, agentId: p.agentId };
 }

@@ -61,6 +61,10 @@ export const nodeSyncPlugin = fp(
               app.commands.recheck(c.terminalId);
             }
             continue;
+          case 'command':
+            // A rollout's install command (services/rollouts.ts): wakes the long-poll, reaches no stream.
+            if (c.terminalId != null) app.commands.recheck(c.terminalId);
+            continue;
           case 'pump':
           case 'reboot':
             if (c.terminalId != null) app.commands.recheck(c.terminalId);

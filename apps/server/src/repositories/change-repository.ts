@@ -9,10 +9,11 @@ export type PublicChangeKind = LiveChangeKind;
 
 /**
  * Changes only the nodes act on, never sent to a stream: `session` (a user's tokens or rights changed: logout,
- * disabled, password, companies/sites; `userId` set) and `device` (a terminal's device token rotated or the
- * terminal decommissioned; `terminalId` set).
+ * disabled, password, companies/sites; `userId` set), `device` (a terminal's device token rotated or the
+ * terminal decommissioned; `terminalId` set) and `command` (a rollout's install command for `terminalId` was queued,
+ * withdrawn or changed state: wakes its long-polls, and the leader's rollout tick).
  */
-export type InternalChangeKind = 'session' | 'device';
+export type InternalChangeKind = 'session' | 'device' | 'command';
 export type ChangeKind = PublicChangeKind | InternalChangeKind;
 
 export function isPublicChange(kind: string): kind is PublicChangeKind {

@@ -38,6 +38,8 @@ export interface DeviceCommandRow {
   kind: CommandKind;
   pumpNo: number | null;
   rebootType: RebootType | null;
+  /** What an `install` carries: `{software_id, version, sha256, size, url}` (services/rollouts.ts). */
+  payload: Record<string, unknown> | null;
   createdAt: Date;
 }
 
@@ -93,9 +95,13 @@ type CommandPlace = Row<
   'kind' | 'terminal_id' | 'site_id' | 'company_id' | 'agent_id' | 'pump_id'
 >;
 
-/** The live-feed change of a command's new state: 'pump' for a pump command, 'reboot' for a reboot. */
+/**
+ * The live-feed change of a command's new state: 'pump' for a pump command, 'reboot' for a reboot; an install (a
+ * rollout's) records the internal 'command' change, which wakes long-polls but reaches no stream (the rollout's own
+ * 'fleet' changes tell the screens).
+ */
 const commandChange = (c: CommandPlace): ChangeInput => ({
-  kind: c.kind === 'reboot' ? 'reboot' : 'pump',
+  kind: c.kind === 'reboot' ? 'reboot' : c.kind === 'install' ? 'command' : 'pump',
   agentId: c.agent_id,
   companyId: c.company_id,
   siteId: c.site_id,
@@ -292,14 +298,19 @@ export function createCommandRepository(database: Database, timings: CommandTimi
             id: number | string;
             pump_no: number | null;
             reboot_type: RebootType | null;
+            payload: Record<string, unknown> | string | null;
             created_at: Date | string;
           } & CommandPlace
         >(
+          // An install has its rollout's wave_wait_s to be acknowledged (its payload's ack_timeout_s).
           `update commands
               set state = 'sent', sent_at = now(), updated_at = now(),
-                  expires_at = now() + make_interval(secs => case when kind = 'reboot' then $2::float8 else $3::float8 end)
+                  expires_at = now() + make_interval(secs => case when kind = 'reboot' then $2::float8
+                    when kind = 'install' then coalesce((payload->>'ack_timeout_s')::float8, $3::float8)
+                    else $3::float8 end)
             where terminal_id = $1 and state = 'queued' and expires_at > now()
-            returning id, kind, pump_no, reboot_type, created_at, terminal_id, site_id, company_id, agent_id, pump_id`,
+            returning id, kind, pump_no, reboot_type, payload, created_at, terminal_id, site_id, company_id, agent_id,
+                      pump_id`,
           [terminalId, timings.rebootAckTimeoutS, timings.pumpAckTimeoutS],
         );
         rows.sort((a, b) => Number(a.id) - Number(b.id));
@@ -316,6 +327,7 @@ export function createCommandRepository(database: Database, timings: CommandTimi
           kind: r.kind,
           pumpNo: r.pump_no,
           rebootType: r.reboot_type,
+          payload: typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload,
           createdAt: new Date(r.created_at),
         }));
       });

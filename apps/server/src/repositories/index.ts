@@ -24,9 +24,11 @@ import { createPumpRepository } from './pump-repository.ts';
 import { createReportReadModel } from './report-read-model.ts';
 import { createReportScheduleRepository } from './report-schedule-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
+import { createRolloutRepository } from './rollout-repository.ts';
 import { createRuleRepository } from './rule-repository.ts';
 import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
 import { createSiteRepository } from './site-repository.ts';
+import { createSoftwareRepository } from './software-repository.ts';
 import { createTargetRepository } from './target-repository.ts';
 import { createTelemetryHistoryRepository } from './telemetry-history-repository.ts';
 import { createTerminalRepository } from './terminal-repository.ts';
@@ -72,6 +74,8 @@ export function createRepositories(database: Database, _config: Env) {
     deliveries: createDeliveryRepository(database),
     reports: createReportReadModel(database),
     reportSchedules: createReportScheduleRepository(database),
+    software: createSoftwareRepository(database),
+    rollouts: createRolloutRepository(database),
     /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
     work: {
       run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),

@@ -15,8 +15,8 @@ export interface Background {
  * claimed with FOR UPDATE SKIP LOCKED and a lease, so nodes share it and never send a mail twice; no node waits for
  * a leader to fail over before mail goes out), the notification outbox (claimed the same way) and the simulator. On the leader only (one node at a time, taken over
  * within seconds when it dies): the connectivity watchdog, command deadlines, ticket forwarding, telemetry
- * upkeep (partitions and roll-ups), the alert rule sweeps (services/alert-rules.ts), notification escalations and
- * scheduled reports (services/reports.ts).
+ * upkeep (partitions and roll-ups), the alert rule sweeps (services/alert-rules.ts), notification escalations,
+ * scheduled reports (services/reports.ts) and the rollout tick (services/rollouts.ts).
  */
 export async function startBackground(
   app: FastifyInstance,
@@ -42,6 +42,8 @@ export async function startBackground(
       { name: 'notification escalations', start: () => app.deliveries.startEscalations() },
       // Scheduled reports for the week or month just ended; one missed while no node was up runs once.
       { name: 'report schedules', start: () => app.reports.start() },
+      // Rollout waves: every 2 s, and at once when an install command, a version or a connectivity changes.
+      { name: 'rollouts', start: () => app.rollouts.start() },
       {
         name: 'telemetry upkeep',
         start: () =>

@@ -22,6 +22,9 @@ export const paths = {
   reports: '/reports',
   uiFeatures: (page: string) => `/pages/ui-features/${page}`,
   admin: (page: AdminPage) => `/admin/${page}`,
+  /** Software packages and rollouts (agents). */
+  software: '/software',
+  rollout: (rolloutId: number) => `/software/rollouts/${rolloutId}`,
 } as const;
 
 /** The Administration area's pages (agents only), in menu order. */

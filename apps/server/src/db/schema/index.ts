@@ -7,5 +7,6 @@ export * from './notifications.ts';
 export * from './org.ts';
 export * from './reports.ts';
 export * from './rules.ts';
+export * from './software.ts';
 export * from './telemetry-history.ts';
 export * from './tickets.ts';

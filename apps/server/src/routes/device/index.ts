@@ -30,6 +30,15 @@ const deviceErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema };
 /** Batches are checked item by item in the handler (parseBatch) to name the bad index; the schema documents them. */
 const passThrough = () => (data: unknown) => ({ value: data });
 
+/** What an install command tells the device (services/rollouts.ts): the package to fetch and check. */
+const installFields = (p: Record<string, unknown> | null) => ({
+  software_id: Number(p?.software_id),
+  version: String(p?.version ?? ''),
+  sha256: String(p?.sha256 ?? ''),
+  size: Number(p?.size ?? 0),
+  url: String(p?.url ?? ''),
+});
+
 /** The device API: what terminals (and the simulator) speak, authenticated with `Authorization: Device <token>`. */
 export async function deviceRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -178,6 +187,7 @@ export async function deviceRoutes(fastify: FastifyInstance) {
           kind: r.kind,
           ...(r.pumpNo !== null ? { pump_no: r.pumpNo } : {}),
           ...(r.rebootType !== null ? { reboot_type: r.rebootType } : {}),
+          ...(r.kind === 'install' ? installFields(r.payload) : {}),
           created_at: r.createdAt.toISOString(),
         }));
       } finally {

@@ -44,6 +44,7 @@ describe('menu items', () => {
       'MENU_REPORTS',
       'MENU_NOTIFICATIONS',
       'MENU_ADMIN',
+      'MENU_SOFTWARE',
       'MENU_UI_FEATURES',
     ]);
     expect(agent[5].children?.map((c) => c.to)).toEqual([
@@ -55,6 +56,8 @@ describe('menu items', () => {
       '/admin/import',
       '/admin/audit',
     ]);
+    expect(agent[4].to).toBe('/software');
     expect(menuFor({ kind: 'site', id: 3 }).some((i) => i.label === 'MENU_ADMIN')).toBe(false);
+    expect(menuFor({ kind: 'company', id: 3 }).some((i) => i.label === 'MENU_SOFTWARE')).toBe(false);
   });
 });

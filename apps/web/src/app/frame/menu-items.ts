@@ -6,7 +6,7 @@ export interface MenuItem {
   /** Translation key of the label. */
   label: string;
   to?: string;
-  icon: 'dashboard' | 'profile' | 'notifications' | 'logs' | 'ui' | 'admin' | 'reports';
+  icon: 'dashboard' | 'profile' | 'notifications' | 'logs' | 'ui' | 'admin' | 'reports' | 'software';
   children?: MenuItem[];
 }
 
@@ -100,13 +100,23 @@ export function reportsMenu(scope: Scope | null): MenuItem | null {
   return scope ? { label: 'MENU_REPORTS', to: paths.reports, icon: 'reports' } : null;
 }
 
+/** The 'Software' entry (packages and rollouts): agents only. */
+export function softwareMenu(scope: Scope | null): MenuItem | null {
+  if (scope?.kind !== 'agent') return null;
+  return { label: 'MENU_SOFTWARE', to: paths.software, icon: 'software' };
+}
+
 /**
  * The menu of a user: Dashboard, Profile, their Logs, Reports, Notifications (agents and company users),
- * Administration (agents), then the UI features.
+ * Administration and Software (agents), then the UI features.
  */
 export function menuFor(scope: Scope | null): MenuItem[] {
-  const own = [logMenu(scope), reportsMenu(scope), notificationsMenu(scope), adminMenu(scope)].filter(
-    (m): m is MenuItem => m !== null,
-  );
+  const own = [
+    logMenu(scope),
+    reportsMenu(scope),
+    notificationsMenu(scope),
+    adminMenu(scope),
+    softwareMenu(scope),
+  ].filter((m): m is MenuItem => m !== null);
   return own.length ? [MENU_ITEMS[0], MENU_ITEMS[1], ...own, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;
 }

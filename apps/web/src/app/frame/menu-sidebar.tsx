@@ -6,6 +6,7 @@ import {
   IconHeart,
   IconListDetails,
   IconReportAnalytics,
+  IconPackage,
   IconSettings,
   IconUserCircle,
 } from '@tabler/icons-react';
@@ -26,6 +27,7 @@ const ICONS = {
   ui: IconComponents,
   admin: IconSettings,
   reports: IconReportAnalytics,
+  software: IconPackage,
 };
 
 export interface MenuSidebarProps {

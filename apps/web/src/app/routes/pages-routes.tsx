@@ -46,6 +46,10 @@ export const pagesRoutes: RouteObject[] = [
   page('admin/import'),
   page('admin/audit'),
 
+  // Software packages and rollouts (agents only)
+  page('software'),
+  page('software/rollouts/:rolloutId'),
+
   // UI features: a living catalogue of Forecourt's own components
   page('pages/ui-features/buttons'),
   page('pages/ui-features/grid'),

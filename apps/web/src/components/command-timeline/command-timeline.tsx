@@ -55,6 +55,7 @@ function CommandTitle({ command }: { command: Command }) {
       </>
     );
   }
+  if (command.kind === 'install') return <>{t('CMD_INSTALL')}</>;
   return <>{t(command.kind === 'pump_on' ? 'CMD_PUMP_ON' : 'CMD_PUMP_OFF', { pump_no: command.pump_no })}</>;
 }
 

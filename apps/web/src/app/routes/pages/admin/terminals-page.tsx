@@ -1,13 +1,18 @@
 import { type AdminTerminal, TerminalCreateSchema } from '@forecourt/contract/admin';
+import { BulkRebootAcceptedSchema } from '@forecourt/contract/bulk-reboot';
 import { isTag, MAX_TAGS, uniqueTags } from '@forecourt/contract/targets';
-import { TagsInput, type TagsInputProps, TextInput } from '@mantine/core';
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, TagsInput, type TagsInputProps, TextInput } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Controller } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { DataTableColumn } from '../../../../components/data-table/data-table.tsx';
 import { TagBadges } from '../../../../components/tags/tag-badges.tsx';
+import { api, errorText } from '../../../../lib/api-client.ts';
+import { useSession } from '../../../../lib/auth/session.ts';
+import { toast } from '../../../../lib/toast.ts';
 import { decommissionAndRefresh } from './api/admin-mutations.ts';
 import { adminQueries } from './api/admin-queries.ts';
 import {
@@ -149,6 +154,46 @@ export function TerminalFormModal({ opened, onClose, terminal, siteId }: Termina
 }
 
 /** `#/admin/terminals`: the agent's terminals, optionally of one site (`?site_id=`). */
+/**
+ * Reboots every terminal carrying the filter's tags (in the filter's site, else the agent's whole fleet) with one
+ * `POST /api/terminals/reboot/` (docs/targets.md), after a confirmation.
+ */
+function RebootTagged({ tags, siteId }: { tags: string[]; siteId: number | undefined }) {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const reboot = useMutation({
+    mutationFn: () =>
+      api.post(
+        '/api/terminals/reboot/',
+        {
+          target: {
+            scope: siteId ? { kind: 'site', id: siteId } : { kind: 'agent', id: user?.agent ?? 0 },
+            tags,
+          },
+          reboot_type: 'software',
+        },
+        { schema: BulkRebootAcceptedSchema, idempotent: true },
+      ),
+    onSuccess: (r) => toast.success(t('TERMINALS_REBOOT_DONE', { count: r.count, skipped: r.skipped })),
+    onError: (err) => toast.error(errorText(err)),
+  });
+  if (!tags.length) return null;
+  return (
+    <Button
+      variant="light"
+      color="orange"
+      leftSection={<IconRefresh size={16} aria-hidden />}
+      aria-label={t('TERMINALS_REBOOT_TAG')}
+      loading={reboot.isPending}
+      onClick={() => {
+        if (window.confirm(t('TERMINALS_REBOOT_CONFIRM', { tags: tags.join(', ') }))) reboot.mutate();
+      }}
+    >
+      {t('TERMINALS_REBOOT')}
+    </Button>
+  );
+}
+
 export default agentsOnly('ADMIN_TERMINALS', TerminalsPage);
 
 function TerminalsPage() {
@@ -216,6 +261,7 @@ function TerminalsPage() {
             error={badFilter ? t('ADMIN_TAG_INVALID', { tag: badFilter }) : undefined}
             w={{ base: '100%', sm: 260 }}
           />
+          <RebootTagged tags={tags} siteId={siteId} />
         </>
       }
     >

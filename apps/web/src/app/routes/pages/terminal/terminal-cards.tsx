@@ -262,6 +262,7 @@ function commandTitle(t: TFunction, c: Command): string {
       terminal: c.terminal_number,
     });
   }
+  if (c.kind === 'install') return t('CMD_INSTALL');
   return t(c.kind === 'pump_on' ? 'CMD_PUMP_ON' : 'CMD_PUMP_OFF', { pump_no: c.pump_no });
 }
 
