@@ -16,6 +16,10 @@ export const paths = {
   /** One terminal's page: details, charts of its readings, its recent alerts and commands. */
   terminal: (siteId: number, terminalId: number) => `/site/${siteId}/terminal/${terminalId}`,
   profile: '/profile',
+  /** Alert rules (agents and company users). */
+  rules: '/rules',
+  /** Maintenance windows (every role). */
+  maintenance: '/maintenance',
   uiFeatures: (page: string) => `/pages/ui-features/${page}`,
   admin: (page: AdminPage) => `/admin/${page}`,
 } as const;

@@ -6,7 +6,7 @@ export interface MenuItem {
   /** Translation key of the label. */
   label: string;
   to?: string;
-  icon: 'dashboard' | 'profile' | 'logs' | 'ui' | 'admin';
+  icon: 'dashboard' | 'profile' | 'logs' | 'ui' | 'admin' | 'rules' | 'maintenance';
   children?: MenuItem[];
 }
 
@@ -89,8 +89,24 @@ export function adminMenu(scope: Scope | null): MenuItem | null {
   };
 }
 
-/** The menu of a user: Dashboard, Profile, their Logs, Administration (agents), then the UI features. */
+/**
+ * Alert rules (agents and company users; site users only read them, so the page is not offered) and maintenance
+ * windows (every role with a scope).
+ */
+export function operationsMenu(scope: Scope | null): MenuItem[] {
+  if (!scope) return [];
+  const rules: MenuItem = { label: 'MENU_RULES', to: paths.rules, icon: 'rules' };
+  const maintenance: MenuItem = { label: 'MENU_MAINTENANCE', to: paths.maintenance, icon: 'maintenance' };
+  return scope.kind === 'site' ? [maintenance] : [rules, maintenance];
+}
+
+/**
+ * The menu of a user: Dashboard, Profile, their Logs, Rules and Maintenance, Administration (agents), then the UI
+ * features.
+ */
 export function menuFor(scope: Scope | null): MenuItem[] {
-  const own = [logMenu(scope), adminMenu(scope)].filter((m): m is MenuItem => m !== null);
+  const own = [logMenu(scope), ...operationsMenu(scope), adminMenu(scope)].filter(
+    (m): m is MenuItem => m !== null,
+  );
   return own.length ? [MENU_ITEMS[0], MENU_ITEMS[1], ...own, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;
 }

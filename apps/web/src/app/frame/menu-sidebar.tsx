@@ -1,10 +1,12 @@
 import { Box, Button, NavLink, Stack } from '@mantine/core';
 import {
+  IconBellCog,
   IconComponents,
   IconDashboard,
   IconHeart,
   IconListDetails,
   IconSettings,
+  IconTool,
   IconUserCircle,
 } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -22,7 +24,12 @@ const ICONS = {
   logs: IconListDetails,
   ui: IconComponents,
   admin: IconSettings,
+  rules: IconBellCog,
+  maintenance: IconTool,
 };
+
+/** Entries of the menu's first level draw their icon; those inside a group do not. */
+const TOP_LEVEL_ICONS = new Set<MenuItem['icon']>(['dashboard', 'profile', 'rules', 'maintenance']);
 
 export interface MenuSidebarProps {
   /** Called after a menu item is picked (the frame collapses the sidebar on small screens). */
@@ -70,7 +77,7 @@ export function MenuSidebar({ onPick, withSupport = false }: MenuSidebarProps) {
         component={Link}
         to={item.to ?? '/'}
         label={t(item.label)}
-        leftSection={item.icon === 'dashboard' || item.icon === 'profile' ? <Icon size={18} /> : undefined}
+        leftSection={TOP_LEVEL_ICONS.has(item.icon) ? <Icon size={18} /> : undefined}
         active={item.to ? pathname === item.to || pathname.startsWith(`${item.to}/`) : false}
         onClick={onPick}
       />

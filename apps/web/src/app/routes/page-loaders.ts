@@ -8,6 +8,8 @@ import type { ComponentType } from 'react';
 export const PAGE_LOADERS = {
   profile: () => import('./pages/profile/profile-page.tsx'),
   'site/:siteId/terminal/:terminalId': () => import('./pages/terminal/terminal-page.tsx'),
+  rules: () => import('./pages/rules/rules-page.tsx'),
+  maintenance: () => import('./pages/maintenance/maintenance-page.tsx'),
   'admin/companies': () => import('./pages/admin/companies-page.tsx'),
   'admin/sites': () => import('./pages/admin/sites-page.tsx'),
   'admin/terminals': () => import('./pages/admin/terminals-page.tsx'),

@@ -31,6 +31,10 @@ export const pagesRoutes: RouteObject[] = [
   // One terminal: details, charts of its readings, recent alerts and commands
   page('site/:siteId/terminal/:terminalId'),
 
+  // Alert rules and maintenance windows
+  page('rules'),
+  page('maintenance'),
+
   // Administration (agents only)
   page('admin/companies'),
   page('admin/sites'),

@@ -129,7 +129,16 @@ export function Cell({ span = 1, rows = 1, lazy = false, children }: CellProps) 
 }
 
 /** The page heading is always 'Dashboard'; what it shows (agent, company, site) follows it. */
-export function DashboardHeader({ title, subtitle }: { title: ReactNode; subtitle?: ReactNode }) {
+export function DashboardHeader({
+  title,
+  subtitle,
+  actions,
+}: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  /** Buttons at the end of the heading's line (a site's "Maintenance window"). */
+  actions?: ReactNode;
+}) {
   return (
     <Group align="baseline" mb="md" gap="xs" wrap="wrap">
       <Title order={1} fz="h2">
@@ -140,6 +149,7 @@ export function DashboardHeader({ title, subtitle }: { title: ReactNode; subtitl
           {subtitle}
         </Text>
       )}
+      {actions && <Group ms="auto">{actions}</Group>}
     </Group>
   );
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { siteQueries } from '../../../../lib/api/sites.ts';
+import { MaintenanceButton } from '../maintenance/maintenance-button.tsx';
 import { Board } from './board.tsx';
 import { DashboardHeader } from './dashboard-grid.tsx';
 import { useRouteIds } from './dashboard-ids.ts';
@@ -29,7 +30,11 @@ function SiteDashboard({ siteId }: { siteId: number }) {
     : t('SITE_NUMBER_ID', { id: siteId });
   return (
     <>
-      <DashboardHeader title={t('DASHBOARD')} subtitle={subtitle} />
+      <DashboardHeader
+        title={t('DASHBOARD')}
+        subtitle={subtitle}
+        actions={<MaintenanceButton target={{ scope: { kind: 'site', id: siteId }, tags: [] }} />}
+      />
       <Board board="site" scope={scope} />
     </>
   );
