@@ -88,7 +88,7 @@ describe('alert rules and maintenance windows', () => {
     await p.getByRole('button', { name: 'New rule' }).click();
     const form = p.getByRole('form', { name: 'New rule' });
     await form.getByRole('textbox', { name: 'Name' }).fill('Battery low');
-    const tags = form.getByRole('textbox', { name: 'Only terminals tagged' });
+    const tags = form.getByRole('combobox', { name: 'Only terminals tagged' });
     await tags.fill(TAG);
     await tags.press('Enter');
     await form.getByText('Terminals reached now: 1', { exact: true }).waitFor();
