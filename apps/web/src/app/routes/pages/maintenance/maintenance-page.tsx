@@ -242,7 +242,7 @@ function WindowRow({
         start: w.recurrence.start,
         duration: w.recurrence.duration_min,
       })
-    : `${formatWhen(w.starts_at, zone, locale)} → ${formatWhen(w.ends_at, zone, locale)}`;
+    : `${formatWhen(w.starts_at, zone, locale)} – ${formatWhen(w.ends_at, zone, locale)}`;
   const validity = w.recurrence
     ? t('MAINT_VALID_BETWEEN', {
         from: formatWhen(w.starts_at, zone, locale),
@@ -296,20 +296,20 @@ function WindowRow({
         <Text size="xs" c="dimmed">
           {t('MAINT_DECLARED_BY', { user: w.created_by })}
         </Text>
+        {status !== 'ended' && (
+          <Button
+            size="xs"
+            variant="light"
+            color="red"
+            leftSection={<IconPlayerStop size={14} />}
+            onClick={() => onEnd(w)}
+            aria-label={t('MAINT_END_NOW_OF', { reason: w.reason || schedule })}
+            style={{ alignSelf: 'flex-start' }}
+          >
+            {t('MAINT_END_NOW')}
+          </Button>
+        )}
       </Stack>
-      {status !== 'ended' && (
-        <Button
-          size="xs"
-          variant="light"
-          color="red"
-          leftSection={<IconPlayerStop size={14} />}
-          onClick={() => onEnd(w)}
-          aria-label={t('MAINT_END_NOW_OF', { reason: w.reason || schedule })}
-          style={{ flexShrink: 0 }}
-        >
-          {t('MAINT_END_NOW')}
-        </Button>
-      )}
     </Group>
   );
 }
