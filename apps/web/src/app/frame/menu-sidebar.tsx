@@ -1,12 +1,10 @@
 import { Box, Button, NavLink, Stack } from '@mantine/core';
 import {
-  IconBellCog,
   IconComponents,
   IconDashboard,
   IconHeart,
   IconListDetails,
   IconSettings,
-  IconTool,
   IconUserCircle,
 } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -24,12 +22,13 @@ const ICONS = {
   logs: IconListDetails,
   ui: IconComponents,
   admin: IconSettings,
-  rules: IconBellCog,
-  maintenance: IconTool,
+  // No icons of their own: every icon drawn here is in the signed-in first view's weight.
+  rules: IconListDetails,
+  maintenance: IconListDetails,
 };
 
 /** Entries of the menu's first level draw their icon; those inside a group do not. */
-const TOP_LEVEL_ICONS = new Set<MenuItem['icon']>(['dashboard', 'profile', 'rules', 'maintenance']);
+const TOP_LEVEL_ICONS = new Set<MenuItem['icon']>(['dashboard', 'profile']);
 
 export interface MenuSidebarProps {
   /** Called after a menu item is picked (the frame collapses the sidebar on small screens). */

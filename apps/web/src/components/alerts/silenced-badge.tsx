@@ -5,14 +5,7 @@ import { useTranslation } from 'react-i18next';
 export function SilencedBadge() {
   const { t } = useTranslation();
   return (
-    <Badge
-      size="xs"
-      variant="outline"
-      color="gray"
-      className="fc-silenced"
-      title={t('SILENCED_HINT')}
-      styles={{ root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } }}
-    >
+    <Badge size="xs" variant="outline" color="gray" className="fc-silenced" title={t('SILENCED_HINT')}>
       {t('SILENCED')}
     </Badge>
   );

@@ -1,7 +1,7 @@
 import type { AlertSite } from '@forecourt/contract/fleet';
 import { eventName, formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { logPath } from '@forecourt/contract/log-paths';
-import { Anchor, Box, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
+import { Anchor, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -104,13 +104,7 @@ export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
         </Stack>
       ),
     },
-    {
-      key: 'date',
-      header: t('DATE'),
-      width: '9.5rem',
-      nowrap: true,
-      render: (r) => <Box style={r.alert.silenced ? SILENCED_ROW_STYLE : undefined}>{r.date}</Box>,
-    },
+    { key: 'date', header: t('DATE'), width: '9.5rem', nowrap: true },
   ];
   const siteColumns: DataTableColumn<AlertSite>[] = [
     {

@@ -1,12 +1,11 @@
 import { HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
 import { formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { companySiteHardwareLogPath } from '@forecourt/contract/log-paths';
-import { Anchor, Group, Stack, Switch, Text } from '@mantine/core';
+import { Anchor, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertAck, SeverityBadge } from '../../../components/alerts/alert-ack.tsx';
-import { SILENCED_ROW_STYLE, SilencedBadge } from '../../../components/alerts/silenced-badge.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { Link } from '../../../components/link.tsx';
 import { TerminalLink } from '../../../components/terminal-link.tsx';
@@ -68,13 +67,11 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
   const companyId = useScopeCompanyId(scope);
   const siteId = scope.kind === 'site' ? scope.id : undefined;
   const { dateTime } = useDateWriters();
-  const [showSilenced, setShowSilenced] = useState(false);
   const query = useQuery({
     ...alertQueries.list(scope, {
       event_type: HARDWARE_EVENT_TYPES,
       state: 'active',
-      // Alerts raised in a maintenance window are left out unless asked for (then they are shown muted).
-      silenced: showSilenced ? undefined : false,
+      silenced: false,
       sort: 'severity',
     }),
     enabled: isValidScope(scope),
@@ -109,16 +106,8 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
       header: t('ISSUE'),
       // The severity, the issue and its acknowledgement share a cell: the box is narrow.
       render: (r) => (
-        <Stack
-          gap={4}
-          align="flex-start"
-          data-silenced={r.alert.silenced || undefined}
-          style={r.alert.silenced ? SILENCED_ROW_STYLE : undefined}
-        >
-          <Group gap={4}>
-            <SeverityBadge severity={r.alert.severity} />
-            {r.alert.silenced && <SilencedBadge />}
-          </Group>
+        <Stack gap={4} align="flex-start">
+          <SeverityBadge severity={r.alert.severity} />
           <Text size="sm">{r.issue}</Text>
           {r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null}
         </Stack>
@@ -141,21 +130,11 @@ export function HardwareIssuesWidget({ scope, size2X = false }: HardwareIssuesWi
       height={height}
       data-testid="hardware-issues"
       footer={
-        <Group justify="space-between" gap="xs" wrap="wrap">
-          {companyId && siteId ? (
-            <Anchor component={Link} to={companySiteHardwareLogPath(companyId, siteId)} size="xs">
-              {t('HARDWARE_LOG')}
-            </Anchor>
-          ) : (
-            <span />
-          )}
-          <Switch
-            size="xs"
-            label={t('SHOW_SILENCED')}
-            checked={showSilenced}
-            onChange={(e) => setShowSilenced(e.currentTarget.checked)}
-          />
-        </Group>
+        companyId && siteId ? (
+          <Anchor component={Link} to={companySiteHardwareLogPath(companyId, siteId)} size="xs">
+            {t('HARDWARE_LOG')}
+          </Anchor>
+        ) : undefined
       }
     >
       <DataTable
