@@ -62,17 +62,54 @@ async function rawInsert(
   return { pointsPerSecond: (statements * batch) / ((performance.now() - t0) / 1000), statements };
 }
 
+const RULE_SIGNALS = [
+  'battery_life',
+  'flash_left',
+  'temperature_main_board',
+  'temperature_inside_cabinet',
+  'humidity_inside_cabinet',
+] as const;
+
+/**
+ * `count` enabled telemetry rules aiming at the whole fleet of the agent (every terminal), spread over the five
+ * signals, with thresholds the benchmark's points never meet: each reading is evaluated against every rule of its
+ * signals, and none fires (the path most readings take).
+ */
+async function createRules(baseUrl: string, token: string, agentId: number, count: number) {
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${baseUrl}/api/rules/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `JWT ${token}` },
+      body: JSON.stringify({
+        name: `Bench rule ${i + 1}`,
+        target: { scope: { kind: 'agent', id: agentId }, tags: [] },
+        signal: RULE_SIGNALS[i % RULE_SIGNALS.length],
+        op: '<',
+        threshold: -1 - i,
+        for_s: i % 2 ? 0 : 300,
+        severity: 'minor',
+      }),
+    });
+    if (res.status !== 201) throw new Error(`POST /api/rules/ → ${res.status} ${await res.text()}`);
+  }
+  // The node learns of the rules through its feed ('fleet' changes): well under a second.
+  await new Promise((r) => setTimeout(r, 1_000));
+}
+
 /**
  * bench:ingest — telemetry points per second stored durably through the device API (each connection one
  * terminal with its own device token, provisioned through the API by the agent, posting batches), and in the
- * same run the same points inserted raw with `insert ... select * from unnest()`; the ratio of the two.
+ * same run the same points inserted raw with `insert ... select * from unnest()`; the ratio of the two. Then
+ * (`--rules N`, default 100; 0 leaves it out) the API again with N enabled rules reaching every terminal, printed next
+ * to the run without rules.
  */
 export async function benchIngest(argv = process.argv.slice(2)) {
   const args = parseArgs(argv);
   const nTerminals = Number(args.flags.get('terminals') ?? 32);
   const batches = (args.flags.get('batches') ?? '1,100,1000').split(',').map(Number);
+  const nRules = Number(args.flags.get('rules') ?? 100);
   console.log(
-    `\n== bench:ingest on ${args.db}: ${nTerminals} terminals, batches of ${batches.join(' / ')} points, ${args.duration} s each ==`,
+    `\n== bench:ingest on ${args.db}: ${nTerminals} terminals, batches of ${batches.join(' / ')} points, ${args.duration} s each, then with ${nRules} enabled rules reaching every terminal ==`,
   );
   const target = await demoDataset(args.db, 'ingest');
   try {
@@ -86,6 +123,7 @@ export async function benchIngest(argv = process.argv.slice(2)) {
       errors: number;
       requests: number;
     }> = [];
+    const withRules: typeof api = [];
     let acceptedPoints = 0;
     let apiStart = new Date();
     try {
@@ -100,7 +138,7 @@ export async function benchIngest(argv = process.argv.slice(2)) {
 
       await waitForQuiet(args.wait);
       apiStart = new Date();
-      for (const batch of batches) {
+      const measure = async (batch: number, label: string) => {
         const body = JSON.stringify(
           batch === 1 ? point(0) : Array.from({ length: batch }, (_, i) => point(i)),
         );
@@ -122,17 +160,22 @@ export async function benchIngest(argv = process.argv.slice(2)) {
         const r = await run(args.duration);
         const accepted = r.statuses['202'] ?? 0;
         acceptedPoints += (accepted + (warm.statuses['202'] ?? 0)) * batch;
-        api.push({
+        console.log(
+          `  API batch ${batch}${label}: ${fmt((accepted * batch) / r.seconds)} points/s (${fmt(accepted / r.seconds)} req/s, p99 ${fmt(r.p99)} ms, ${r.errors} errors)`,
+        );
+        return {
           batch,
           pointsPerSecond: (accepted * batch) / r.seconds,
           p50: r.p50,
           p99: r.p99,
           errors: r.errors,
           requests: r.total,
-        });
-        console.log(
-          `  API batch ${batch}: ${fmt((accepted * batch) / r.seconds)} points/s (${fmt(accepted / r.seconds)} req/s, p99 ${fmt(r.p99)} ms, ${r.errors} errors)`,
-        );
+        };
+      };
+      for (const batch of batches) api.push(await measure(batch, ''));
+      if (nRules > 0) {
+        await createRules(server.url, token, agentId, nRules);
+        for (const batch of batches) withRules.push(await measure(batch, ` with ${nRules} rules`));
       }
     } finally {
       await server.stop();
@@ -169,6 +212,7 @@ export async function benchIngest(argv = process.argv.slice(2)) {
 
     const rowsOut = api.map((a) => {
       const r = raw.find((x) => x.batch === a.batch)!;
+      const ruled = withRules.find((x) => x.batch === a.batch);
       return {
         'batch (points)': a.batch,
         'API points/s': a.pointsPerSecond,
@@ -176,6 +220,13 @@ export async function benchIngest(argv = process.argv.slice(2)) {
         errors: a.errors,
         'raw points/s': r.pointsPerSecond,
         'API ÷ raw': a.pointsPerSecond / r.pointsPerSecond,
+        ...(ruled
+          ? {
+              [`${nRules} rules points/s`]: ruled.pointsPerSecond,
+              [`${nRules} rules p99 ms`]: ruled.p99,
+              'rules ÷ none': ruled.pointsPerSecond / a.pointsPerSecond,
+            }
+          : {}),
       };
     });
     console.log('');
@@ -191,6 +242,8 @@ export async function benchIngest(argv = process.argv.slice(2)) {
       terminals: nTerminals,
       seconds: args.duration,
       api,
+      rules: nRules,
+      withRules,
       raw,
       best,
       acceptedPoints,

@@ -352,7 +352,19 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
       expect(await ruleAlerts(rule.id, f.controllerId)).toEqual([]);
       // Fires again on a new low reading: a second alert, the first stays cleared.
       await telemetry(device, { battery_life: 19 });
-      expect((await ruleAlerts(rule.id)).map((a) => a!.state)).toEqual(['cleared', 'active']);
+      const [cleared, active] = (await ruleAlerts(rule.id)).map((a) => a!);
+      expect([cleared!.state, active!.state]).toEqual(['cleared', 'active']);
+      // Lists, logs and the count filter by the rule that raised them (the Rules page links there).
+      const byRule = Alerts.parse(
+        (await get(`/api/alerts/agent/${agentId}/?rule_id=${rule.id}&state=active`)).json(),
+      );
+      expect(byRule.map((a) => a.id)).toEqual([active!.id]);
+      const log = await get(`/api/agent/${agentId}/alert/log/?rule_id=${rule.id}`);
+      expect(log.statusCode, log.body).toBe(200);
+      expect((log.json() as { id: number }[]).map((a) => a.id)).toEqual([active!.id, cleared!.id]);
+      const count = await get(`/api/alerts/agent/${agentId}/count/?rule_id=${rule.id}&state=active`);
+      expect(count.json()).toEqual({ count: 1 });
+      expect((await get(`/api/alerts/agent/${agentId}/?rule_id=x`)).statusCode).toBe(400);
     });
 
     it('without clear_threshold clears at the first reading not meeting the threshold; a batch is applied in order', async () => {

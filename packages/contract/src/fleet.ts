@@ -153,6 +153,14 @@ export const SilencedFilterSchema = z
   .optional()
   .describe('true: only alerts raised in a maintenance window; false: only the others');
 
+export const RuleIdFilterSchema = z.coerce
+  .number({ error: 'rule_id must be a numeric id' })
+  .int('rule_id must be a numeric id')
+  .min(1, 'rule_id must be a numeric id')
+  .max(2_147_483_647, 'rule_id must be a numeric id')
+  .optional()
+  .describe('Only the alerts raised by this alert rule');
+
 export const ListAlertsQuerySchema = z.object({
   limit_to: LimitSchema,
   event_type: EventTypeListSchema.optional().describe('Repeatable; hardware issues are 1, 2, 12, 13, 14, 15'),
@@ -161,6 +169,7 @@ export const ListAlertsQuerySchema = z.object({
   state: AlertStateFilterSchema,
   acknowledged: AcknowledgedFilterSchema,
   silenced: SilencedFilterSchema,
+  rule_id: RuleIdFilterSchema,
   sort: z
     .enum(['newest', 'severity'], { error: "sort must be 'newest' or 'severity'" })
     .optional()

@@ -6,6 +6,7 @@ import {
   AlertSchema,
   AlertStateFilterSchema,
   EventTypeListSchema,
+  RuleIdFilterSchema,
   SilencedFilterSchema,
 } from './fleet.ts';
 import { PumpActivationLogEntrySchema, PumpStatusEntrySchema } from './pumps.ts';
@@ -34,6 +35,7 @@ export const AlertLogQuerySchema = LogQuerySchema.extend({
   state: AlertStateFilterSchema,
   acknowledged: AcknowledgedFilterSchema,
   silenced: SilencedFilterSchema,
+  rule_id: RuleIdFilterSchema,
 });
 export type AlertLogQuery = z.infer<typeof AlertLogQuerySchema>;
 export const AlertLogEntrySchema = AlertSchema.extend({ cursor, terminal_id: z.number().int(), timezone });

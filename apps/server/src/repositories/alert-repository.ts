@@ -57,6 +57,8 @@ export interface AlertFilters extends LogFilters {
   acknowledged?: boolean;
   /** Raised in a maintenance window (true) or not (false). */
   silenced?: boolean;
+  /** Raised by this alert rule. */
+  ruleId?: number;
   /** 'severity': worst first, newest first within a severity (no paging). Default newest first. */
   sort?: 'newest' | 'severity';
 }
@@ -102,13 +104,14 @@ function toRow(r: DbRow): AlertRow {
 function addLifecycleFilters(
   where: string[],
   p: Params,
-  f: Pick<AlertFilters, 'state' | 'acknowledged' | 'silenced'>,
+  f: Pick<AlertFilters, 'state' | 'acknowledged' | 'silenced' | 'ruleId'>,
 ) {
   if (f.state) where.push(`a.state = ${p.add(f.state)}`);
   if (f.acknowledged === true) where.push('a.acknowledged_at is not null');
   if (f.acknowledged === false) where.push('a.acknowledged_at is null');
   if (f.silenced === true) where.push('a.silenced');
   if (f.silenced === false) where.push('not a.silenced');
+  if (f.ruleId !== undefined) where.push(`a.rule_id = ${p.add(f.ruleId)}`);
 }
 
 /** Who acknowledges: recorded on the alert and in the audit log. */
@@ -154,7 +157,7 @@ export function createAlertRepository(database: Database) {
      */
     async count(
       scope: ReadScope,
-      f: Pick<AlertFilters, 'state' | 'acknowledged' | 'eventTypes' | 'silenced'>,
+      f: Pick<AlertFilters, 'state' | 'acknowledged' | 'eventTypes' | 'silenced' | 'ruleId'>,
     ) {
       const p = new Params();
       const where = [`${scopeColumn(scope, 'a')} = ${p.add(scope.id)}`];

@@ -20,6 +20,10 @@ export const paths = {
   notifications: '/notifications',
   /** Availability and alert reports of the user's own scope, their files and schedules. */
   reports: '/reports',
+  /** Alert rules (agents and company users). */
+  rules: '/rules',
+  /** Maintenance windows (every role). */
+  maintenance: '/maintenance',
   uiFeatures: (page: string) => `/pages/ui-features/${page}`,
   admin: (page: AdminPage) => `/admin/${page}`,
   /** Software packages and rollouts (agents). */

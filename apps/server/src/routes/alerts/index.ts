@@ -8,6 +8,7 @@ import {
   AlertStateFilterSchema,
   EventTypeListSchema,
   ListAlertsQuerySchema,
+  RuleIdFilterSchema,
   SilencedFilterSchema,
 } from '@forecourt/contract/fleet';
 import { SCOPE_KINDS } from '@forecourt/contract/scope';
@@ -33,7 +34,7 @@ export async function alertRoutes(fastify: FastifyInstance) {
       tags: ['alerts'],
       summary: `Alerts of ${an(kind)}, newest first`,
       description:
-        '`limit_to` (default 100, max 1000), repeatable `event_type` (hardware issues: 1, 2, 12, 13, 14, 15; rules: 100), `state` (active|cleared), `acknowledged` (true|false), `silenced` (true|false: raised in a maintenance window), `sort` (newest|severity), `before` (cursor), `q` (search).',
+        '`limit_to` (default 100, max 1000), repeatable `event_type` (hardware issues: 1, 2, 12, 13, 14, 15; rules: 100), `state` (active|cleared), `acknowledged` (true|false), `silenced` (true|false: raised in a maintenance window), `rule_id` (raised by that rule), `sort` (newest|severity), `before` (cursor), `q` (search).',
       query: ListAlertsQuerySchema,
       response: z.array(AlertSchema),
       load: ({ scope, query }) =>
@@ -45,6 +46,7 @@ export async function alertRoutes(fastify: FastifyInstance) {
           state: query.state,
           acknowledged: query.acknowledged,
           silenced: query.silenced,
+          ruleId: query.rule_id,
           sort: query.sort,
         }),
     });
@@ -61,6 +63,7 @@ export async function alertRoutes(fastify: FastifyInstance) {
         silenced: SilencedFilterSchema.describe(
           'Alerts raised in a maintenance window are left out unless silenced=true (then only they are counted)',
         ),
+        rule_id: RuleIdFilterSchema,
       }),
       response: AlertCountSchema,
       load: async ({ scope, query }) => ({
@@ -69,6 +72,7 @@ export async function alertRoutes(fastify: FastifyInstance) {
           state: query.state,
           acknowledged: query.acknowledged,
           silenced: query.silenced,
+          ruleId: query.rule_id,
         }),
       }),
     });

@@ -47,10 +47,16 @@ const alertCsv: CsvColumn<AlertEntry>[] = [
 ];
 
 /** The alert lifecycle filters of an alert log query (docs/product.md#alert-lifecycle). */
-const lifecycle = (q: { state?: 'active' | 'cleared'; acknowledged?: boolean; silenced?: boolean }) => ({
+const lifecycle = (q: {
+  state?: 'active' | 'cleared';
+  acknowledged?: boolean;
+  silenced?: boolean;
+  rule_id?: number;
+}) => ({
   state: q.state,
   acknowledged: q.acknowledged,
   silenced: q.silenced,
+  ruleId: q.rule_id,
 });
 
 /** The route of a log: `/api/site/:id/pump/status/log/`. */

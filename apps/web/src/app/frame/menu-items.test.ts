@@ -28,6 +28,8 @@ describe('menu items', () => {
       'MENU_DASHBOARD',
       'MENU_PROFILE',
       'MENU_LOGS',
+      'MENU_RULES',
+      'MENU_MAINTENANCE',
       'MENU_REPORTS',
       'MENU_NOTIFICATIONS',
       'MENU_UI_FEATURES',
@@ -41,13 +43,15 @@ describe('menu items', () => {
       'MENU_DASHBOARD',
       'MENU_PROFILE',
       'MENU_LOGS',
+      'MENU_RULES',
+      'MENU_MAINTENANCE',
       'MENU_REPORTS',
       'MENU_NOTIFICATIONS',
       'MENU_ADMIN',
       'MENU_SOFTWARE',
       'MENU_UI_FEATURES',
     ]);
-    expect(agent[5].children?.map((c) => c.to)).toEqual([
+    expect(agent[7].children?.map((c) => c.to)).toEqual([
       '/admin/companies',
       '/admin/sites',
       '/admin/terminals',
@@ -56,8 +60,22 @@ describe('menu items', () => {
       '/admin/import',
       '/admin/audit',
     ]);
-    expect(agent[4].to).toBe('/software');
+    expect(agent[8].to).toBe('/software');
     expect(menuFor({ kind: 'site', id: 3 }).some((i) => i.label === 'MENU_ADMIN')).toBe(false);
     expect(menuFor({ kind: 'company', id: 3 }).some((i) => i.label === 'MENU_SOFTWARE')).toBe(false);
+  });
+
+  it('Rules for agents and company users, Maintenance for every role with a scope', () => {
+    const labels = (kind: 'agent' | 'company' | 'site') => menuFor({ kind, id: 3 }).map((i) => i.label);
+    for (const kind of ['agent', 'company'] as const) {
+      expect(labels(kind)).toContain('MENU_RULES');
+      expect(labels(kind)).toContain('MENU_MAINTENANCE');
+    }
+    expect(labels('site')).not.toContain('MENU_RULES');
+    expect(labels('site')).toContain('MENU_MAINTENANCE');
+    expect(menuFor({ kind: 'site', id: 3 }).find((i) => i.label === 'MENU_MAINTENANCE')?.to).toBe(
+      '/maintenance',
+    );
+    expect(menuFor(null).some((i) => i.label === 'MENU_MAINTENANCE')).toBe(false);
   });
 });

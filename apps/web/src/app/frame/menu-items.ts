@@ -6,7 +6,17 @@ export interface MenuItem {
   /** Translation key of the label. */
   label: string;
   to?: string;
-  icon: 'dashboard' | 'profile' | 'notifications' | 'logs' | 'ui' | 'admin' | 'reports' | 'software';
+  icon:
+    | 'dashboard'
+    | 'profile'
+    | 'notifications'
+    | 'logs'
+    | 'ui'
+    | 'admin'
+    | 'reports'
+    | 'software'
+    | 'rules'
+    | 'maintenance';
   children?: MenuItem[];
 }
 
@@ -107,12 +117,24 @@ export function softwareMenu(scope: Scope | null): MenuItem | null {
 }
 
 /**
- * The menu of a user: Dashboard, Profile, their Logs, Reports, Notifications (agents and company users),
+ * Alert rules (agents and company users; site users only read them, so the page is not offered) and maintenance
+ * windows (every role with a scope).
+ */
+export function operationsMenu(scope: Scope | null): MenuItem[] {
+  if (!scope) return [];
+  const rules: MenuItem = { label: 'MENU_RULES', to: paths.rules, icon: 'rules' };
+  const maintenance: MenuItem = { label: 'MENU_MAINTENANCE', to: paths.maintenance, icon: 'maintenance' };
+  return scope.kind === 'site' ? [maintenance] : [rules, maintenance];
+}
+
+/**
+ * The menu of a user: Dashboard, Profile, their Logs, Rules and Maintenance, Reports, Notifications (agents and company users),
  * Administration and Software (agents), then the UI features.
  */
 export function menuFor(scope: Scope | null): MenuItem[] {
   const own = [
     logMenu(scope),
+    ...operationsMenu(scope),
     reportsMenu(scope),
     notificationsMenu(scope),
     adminMenu(scope),

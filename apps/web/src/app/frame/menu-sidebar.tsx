@@ -5,8 +5,8 @@ import {
   IconDashboard,
   IconHeart,
   IconListDetails,
-  IconReportAnalytics,
   IconPackage,
+  IconReportAnalytics,
   IconSettings,
   IconUserCircle,
 } from '@tabler/icons-react';
@@ -28,7 +28,20 @@ const ICONS = {
   admin: IconSettings,
   reports: IconReportAnalytics,
   software: IconPackage,
+  rules: IconListDetails,
+  maintenance: IconListDetails,
 };
+
+/** Entries of the menu's first level draw their icon; those inside a group do not. */
+const TOP_LEVEL_ICONS = new Set<MenuItem['icon']>([
+  'dashboard',
+  'profile',
+  'notifications',
+  'reports',
+  'rules',
+  'maintenance',
+  'software',
+]);
 
 export interface MenuSidebarProps {
   /** Called after a menu item is picked (the frame collapses the sidebar on small screens). */
@@ -76,14 +89,7 @@ export function MenuSidebar({ onPick, withSupport = false }: MenuSidebarProps) {
         component={Link}
         to={item.to ?? '/'}
         label={t(item.label)}
-        leftSection={
-          item.icon === 'dashboard' ||
-          item.icon === 'profile' ||
-          item.icon === 'notifications' ||
-          item.icon === 'reports' ? (
-            <Icon size={18} />
-          ) : undefined
-        }
+        leftSection={TOP_LEVEL_ICONS.has(item.icon) ? <Icon size={18} /> : undefined}
         active={item.to ? pathname === item.to || pathname.startsWith(`${item.to}/`) : false}
         onClick={onPick}
       />

@@ -36,6 +36,9 @@ export const pagesRoutes: RouteObject[] = [
 
   // Availability and alert reports, their files and schedules (every role)
   page('reports'),
+  // Alert rules and maintenance windows
+  page('rules'),
+  page('maintenance'),
 
   // Administration (agents only)
   page('admin/companies'),

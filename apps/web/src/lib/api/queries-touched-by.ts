@@ -44,6 +44,8 @@ const SHELL_TOUCHES: Partial<Record<ChangeKind, readonly Touch[]>> = {
     { root: QUERY_ROOTS.companies, scopes: ['company'] },
     { root: QUERY_ROOTS.timeZones, scopes: FLEET },
     { root: QUERY_ROOTS.admin, scopes: [] },
+    { root: QUERY_ROOTS.rules, scopes: [] },
+    { root: QUERY_ROOTS.maintenance, scopes: [] },
   ],
 };
 

@@ -1,11 +1,12 @@
 import type { AlertSite } from '@forecourt/contract/fleet';
 import { eventName, formatDateSafe, formatDayMonthYearTime } from '@forecourt/contract/formatters';
 import { logPath } from '@forecourt/contract/log-paths';
-import { Anchor, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Anchor, Group, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertAck, SeverityBadge } from '../../../components/alerts/alert-ack.tsx';
+import { SILENCED_ROW_STYLE, SilencedBadge } from '../../../components/alerts/silenced-badge.tsx';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table.tsx';
 import { Link } from '../../../components/link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
@@ -65,9 +66,15 @@ export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
   const valid = isValidScope(scope);
   const canGroup = scope.kind !== 'site';
   const [view, setView] = useState<View>('flat');
+  const [showSilenced, setShowSilenced] = useState(false);
   const bySite = canGroup && view === 'sites';
   const query = useQuery({
-    ...alertQueries.list(scope, { state: 'active', silenced: false, sort: 'severity' }),
+    // Alerts raised in a maintenance window are left out unless asked for (then they are shown muted).
+    ...alertQueries.list(scope, {
+      state: 'active',
+      silenced: showSilenced ? undefined : false,
+      sort: 'severity',
+    }),
     enabled: valid && !bySite,
   });
   const sites = useQuery({ ...alertQueries.sites(scope), enabled: valid && bySite });
@@ -82,8 +89,16 @@ export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
       key: 'event',
       header: t('EVENT'),
       render: (r) => (
-        <Stack gap={4} align="flex-start">
-          <SeverityBadge severity={r.alert.severity} />
+        <Stack
+          gap={4}
+          align="flex-start"
+          data-silenced={r.alert.silenced || undefined}
+          style={r.alert.silenced ? SILENCED_ROW_STYLE : undefined}
+        >
+          <Group gap={4}>
+            <SeverityBadge severity={r.alert.severity} />
+            {r.alert.silenced && <SilencedBadge />}
+          </Group>
           <Text size="sm">{r.event}</Text>
           {r.alert.id ? <AlertAck alert={r.alert as Alert} /> : null}
         </Stack>
@@ -146,9 +161,19 @@ export function AlertsWidget({ scope, height = 360 }: AlertsWidgetProps) {
       }
       footer={
         valid && (
-          <Anchor component={Link} to={logPath('alert', scope.kind, scope.id)} size="xs">
-            {t('ALERT_LOG')}
-          </Anchor>
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Anchor component={Link} to={logPath('alert', scope.kind, scope.id)} size="xs">
+              {t('ALERT_LOG')}
+            </Anchor>
+            {!bySite && (
+              <Switch
+                size="xs"
+                label={t('SHOW_SILENCED')}
+                checked={showSilenced}
+                onChange={(e) => setShowSilenced(e.currentTarget.checked)}
+              />
+            )}
+          </Group>
         )
       }
     >

@@ -133,11 +133,14 @@ export function DashboardHeader({
   title,
   subtitle,
   extra,
+  actions,
 }: {
   title: ReactNode;
   subtitle?: ReactNode;
   /** Shown after the subtitle (a site's availability). */
   extra?: ReactNode;
+  /** Buttons at the end of the heading's line (a site's "Maintenance window"). */
+  actions?: ReactNode;
 }) {
   return (
     <Group align="baseline" mb="md" gap="xs" wrap="wrap">
@@ -150,6 +153,7 @@ export function DashboardHeader({
         </Text>
       )}
       {extra}
+      {actions && <Group ms="auto">{actions}</Group>}
     </Group>
   );
 }

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { siteQueries } from '../../../../lib/api/sites.ts';
 import { whenFirstViewDrawn } from '../../../../lib/when-first-view-drawn.ts';
+import { MaintenanceButton } from '../maintenance/maintenance-button.tsx';
 import { Board } from './board.tsx';
 import { DashboardHeader } from './dashboard-grid.tsx';
 import { useRouteIds } from './dashboard-ids.ts';
@@ -46,6 +47,7 @@ function SiteDashboard({ siteId }: { siteId: number }) {
             </Suspense>
           )
         }
+        actions={<MaintenanceButton target={{ scope: { kind: 'site', id: siteId }, tags: [] }} />}
       />
       <Board board="site" scope={scope} />
     </>

@@ -18,6 +18,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import type { ZodType, z } from 'zod';
 import { AlertAck, SeverityBadge } from '../../../../components/alerts/alert-ack.tsx';
+import { SilencedBadge } from '../../../../components/alerts/silenced-badge.tsx';
 import { CommandStateBadge, commandStateKey } from '../../../../components/command-state.tsx';
 import { TerminalLink } from '../../../../components/terminal-link.tsx';
 
@@ -56,6 +57,11 @@ export interface LogFilter {
   /** Translation key of the label. */
   label: string;
   options?: (t: TFunction) => Array<{ value: string; label: string }>;
+  /**
+   * How the filter's value (undefined when unset) reaches the API, when not as `name=value`: a switch whose
+   * default asks the API for something (the alert logs leave out silenced alerts until "Show silenced" is on).
+   */
+  toApi?: (value: string | string[] | undefined) => Record<string, string>;
 }
 
 export interface LogKind<Row extends LogRowBase = LogRowBase> {
@@ -67,6 +73,8 @@ export interface LogKind<Row extends LogRowBase = LogRowBase> {
   schema: ZodType<Row>;
   columns: LogColumn<Row>[];
   filters: LogFilter[];
+  /** Rows shown muted (dimmed): alerts silenced by a maintenance window. */
+  muted?: (row: Row) => boolean;
 }
 
 /** A badge's label clips by default, which lets a table squeeze it to 'FAI…'; a cell badge keeps its word. */
@@ -98,9 +106,12 @@ const alertColumns: LogColumn<Alert>[] = [
     key: 'issue',
     label: 'LOG_COL_EVENT',
     render: (r) => (
-      <Text fw={600} size="sm">
-        {r.issue}
-      </Text>
+      <>
+        <Text fw={600} size="sm">
+          {r.issue}
+        </Text>
+        {r.silenced && <SilencedBadge />}
+      </>
     ),
   },
   { key: 'text', label: 'LOG_COL_TEXT', render: (r) => r.text, wide: true },
@@ -160,6 +171,13 @@ const alertLifecycleFilters: LogFilter[] = [
       { value: 'false', label: t('ACKNOWLEDGED_NO') },
     ],
   },
+  { name: 'rule_id', type: 'number', label: 'LOG_FILTER_RULE' },
+  {
+    name: 'show_silenced',
+    type: 'checkbox',
+    label: 'SHOW_SILENCED',
+    toApi: (value): Record<string, string> => (value === 'true' ? {} : { silenced: 'false' }),
+  },
 ];
 
 type Telemetry = {
@@ -215,6 +233,7 @@ function kind<S extends ZodType<LogRowBase>>(
   schema: S,
   columns: LogColumn<z.output<S>>[],
   filters: LogFilter[],
+  muted?: (row: z.output<S>) => boolean,
 ): LogKind {
   return {
     key,
@@ -223,8 +242,11 @@ function kind<S extends ZodType<LogRowBase>>(
     schema,
     columns: columns as unknown as LogColumn<LogRowBase>[],
     filters,
+    muted: muted as ((row: LogRowBase) => boolean) | undefined,
   };
 }
+
+const silencedAlert = (row: { silenced?: boolean }) => row.silenced === true;
 
 /** A terminal telemetry log: its date and terminal, then `columns`; filtered by terminal. */
 function telemetryKind<S extends ZodType<Telemetry>>(
@@ -239,16 +261,30 @@ function telemetryKind<S extends ZodType<Telemetry>>(
 
 /** Each log screen: its API, columns and filters (docs/api-logs.md). */
 export const LOG_KINDS: Record<LogKindKey, LogKind> = {
-  alert: kind('alert', 'LOG_TITLE_ALERT', AlertLogEntrySchema, alertColumns, [
-    { name: 'event_type', type: 'multi', label: 'LOG_FILTER_EVENT_TYPE', options: eventTypeOptions(false) },
-    terminal,
-    ...alertLifecycleFilters,
-  ]),
-  hardware: kind('hardware', 'LOG_TITLE_HARDWARE', AlertLogEntrySchema, alertColumns, [
-    { name: 'event_type', type: 'multi', label: 'LOG_FILTER_EVENT_TYPE', options: eventTypeOptions(true) },
-    terminal,
-    ...alertLifecycleFilters,
-  ]),
+  alert: kind(
+    'alert',
+    'LOG_TITLE_ALERT',
+    AlertLogEntrySchema,
+    alertColumns,
+    [
+      { name: 'event_type', type: 'multi', label: 'LOG_FILTER_EVENT_TYPE', options: eventTypeOptions(false) },
+      terminal,
+      ...alertLifecycleFilters,
+    ],
+    silencedAlert,
+  ),
+  hardware: kind(
+    'hardware',
+    'LOG_TITLE_HARDWARE',
+    AlertLogEntrySchema,
+    alertColumns,
+    [
+      { name: 'event_type', type: 'multi', label: 'LOG_FILTER_EVENT_TYPE', options: eventTypeOptions(true) },
+      terminal,
+      ...alertLifecycleFilters,
+    ],
+    silencedAlert,
+  ),
   connectivity: kind(
     'connectivity',
     'LOG_TITLE_CONNECTIVITY',

@@ -18,6 +18,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { SILENCED_ROW_STYLE } from '../../../../components/alerts/silenced-badge.tsx';
 import { BackToDashboard } from '../../../../components/back-link.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatLocale } from '../../../../i18n/languages.ts';
@@ -129,7 +130,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
   const { zone, settled, site } = useScreenZone(scope);
   const scopeLabel = useScopeLabel(scope, site ? `${site.title} (${site.number})` : undefined);
   const path = logApiPath(scope, kind.apiPath);
-  const params = useMemo(() => apiParams(view, zone), [view, zone]);
+  const params = useMemo(() => apiParams(view, zone, kind.filters), [view, zone, kind.filters]);
   const needsZone = Boolean(view.from || view.to);
   const pages = useInfiniteQuery({
     ...logQueries.pages(scope, kind.apiPath, kind.schema, params, view.limit),
@@ -252,7 +253,12 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
               </Table.Thead>
               <Table.Tbody>
                 {rows.map((row) => (
-                  <Table.Tr key={row.id} data-row-id={row.id}>
+                  <Table.Tr
+                    key={row.id}
+                    data-row-id={row.id}
+                    data-silenced={kind.muted?.(row) || undefined}
+                    style={kind.muted?.(row) ? SILENCED_ROW_STYLE : undefined}
+                  >
                     {kind.columns.map((c) => (
                       <Table.Td
                         key={c.key}

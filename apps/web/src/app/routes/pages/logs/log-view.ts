@@ -1,5 +1,5 @@
 import type { LogParams } from '../../../../lib/api/logs.ts';
-import type { LogKind } from './log-kinds.tsx';
+import type { LogFilter, LogKind } from './log-kinds.tsx';
 import { dayStartInZone } from './log-time.ts';
 
 export const PAGE_SIZES = [25, 50, 100, 200] as const;
@@ -63,11 +63,20 @@ export function hasFilters(view: LogView): boolean {
   return Boolean(view.q.trim() || view.from || view.to || Object.keys(view.filters).length);
 }
 
-/** The API query of a view: days become instants in `zone` (`to` is inclusive, so the next midnight). */
-export function apiParams(view: LogView, zone: string | undefined): LogParams {
+/**
+ * The API query of a view: days become instants in `zone` (`to` is inclusive, so the next midnight); a filter with
+ * its own `toApi` (of `filters`, the log's) says what it sends, set or not.
+ */
+export function apiParams(
+  view: LogView,
+  zone: string | undefined,
+  filters: readonly LogFilter[] = [],
+): LogParams {
   const out: LogParams = {};
   if (view.q.trim()) out.q = view.q.trim();
-  for (const [name, value] of Object.entries(view.filters)) out[name] = value;
+  const own = new Map(filters.filter((f) => f.toApi).map((f) => [f.name, f.toApi!]));
+  for (const [name, value] of Object.entries(view.filters)) if (!own.has(name)) out[name] = value;
+  for (const [name, toApi] of own) Object.assign(out, toApi(view.filters[name]));
   const from = view.from ? dayStartInZone(view.from, zone) : undefined;
   const to = view.to ? dayStartInZone(view.to, zone, 1) : undefined;
   if (from) out.from = from;

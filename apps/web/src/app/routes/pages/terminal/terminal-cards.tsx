@@ -9,6 +9,7 @@ import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SeverityBadge } from '../../../../components/alerts/alert-ack.tsx';
+import { SILENCED_ROW_STYLE, SilencedBadge } from '../../../../components/alerts/silenced-badge.tsx';
 import { CommandStateBadge } from '../../../../components/command-state.tsx';
 import { Link } from '../../../../components/link.tsx';
 import { WidgetCard, type WidgetCardProps, widgetQueryState } from '../../../../components/widget-card.tsx';
@@ -224,11 +225,16 @@ export function RecentAlertsCard({
     >
       <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
         {rows.map((a) => (
-          <li key={a.id}>
+          <li
+            key={a.id}
+            data-silenced={a.silenced || undefined}
+            style={a.silenced ? SILENCED_ROW_STYLE : undefined}
+          >
             <Group gap="xs" wrap="nowrap" align="flex-start" justify="space-between">
               <Stack gap={2} style={{ minWidth: 0 }}>
                 <Group gap={6} wrap="wrap">
                   <SeverityBadge severity={a.severity} />
+                  {a.silenced && <SilencedBadge />}
                   <Text size="sm" fw={600}>
                     {a.issue}
                   </Text>

@@ -13,6 +13,7 @@ import { siteQueries } from '../../../../lib/api/sites.ts';
 import { parseId } from '../dashboards/dashboard-ids.ts';
 import { DashboardNotFound } from '../dashboards/dashboard-not-found.tsx';
 import { formatLogTime } from '../logs/log-time.ts';
+import { MaintenanceButton } from '../maintenance/maintenance-button.tsx';
 import { type ChartRange, readRange, resolveRange, writeRange, zoomRange } from './chart-range.ts';
 import { RangeBar } from './range-bar.tsx';
 import { SignalChart } from './signal-chart.tsx';
@@ -113,6 +114,9 @@ function TerminalView({ siteId, terminalId }: { siteId: number; terminalId: numb
           <Text c="dimmed" fz="lg" fw={500}>
             {subtitle}
           </Text>
+          <Group ms="auto">
+            <MaintenanceButton target={{ scope: { kind: 'terminal', id: terminalId }, tags: [] }} />
+          </Group>
         </Group>
       </Stack>
 

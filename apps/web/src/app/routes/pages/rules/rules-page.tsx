@@ -1,0 +1,297 @@
+import { type AlertRule, RULE_EVENT_TYPE } from '@forecourt/contract/alert-rules';
+import { logPath } from '@forecourt/contract/log-paths';
+import { userKind } from '@forecourt/contract/users';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Button,
+  Card,
+  Center,
+  Group,
+  Loader,
+  Modal,
+  Stack,
+  Switch,
+  Table,
+  TableScrollContainer,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconAlertTriangle, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SeverityBadge } from '../../../../components/alerts/alert-ack.tsx';
+import { Link } from '../../../../components/link.tsx';
+import { alertQueries, notificationScope } from '../../../../lib/api/alerts.ts';
+import { QUERY_ROOTS } from '../../../../lib/api/query-keys.ts';
+import { deleteRule, patchRule, ruleQueries } from '../../../../lib/api/rules.ts';
+import { errorText } from '../../../../lib/api-client.ts';
+import { useSession } from '../../../../lib/auth/session.ts';
+import type { Scope } from '../../../../lib/scope.ts';
+import { toast } from '../../../../lib/toast.ts';
+import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
+import { useEditDialog } from '../admin/components/admin-screen.tsx';
+import { DialogActions } from '../admin/components/row-actions.tsx';
+import { TargetLabel } from '../targets/target-label.tsx';
+import { RuleFormModal } from './rule-form.tsx';
+
+/** How many active rule alerts the page counts per rule (the list's most). */
+const COUNTED = 1000;
+
+/** The condition in words: `battery_life < 20 · for 5 min · clears at 25`. */
+export function conditionText(rule: AlertRule, t: TFunction): string {
+  const signal = t(`RULES_SIGNAL_${rule.signal.toUpperCase()}`);
+  const parts = [
+    rule.signal === 'no_sales'
+      ? t('RULES_NO_SALES_CONDITION', { baseline: rule.threshold })
+      : `${signal} ${rule.op} ${rule.threshold}`,
+  ];
+  if (rule.for_s > 0) parts.push(t('RULES_FOR', { duration: durationText(rule.for_s, t) }));
+  if (rule.clear_threshold !== null && rule.signal !== 'no_sales')
+    parts.push(t('RULES_CLEARS_AT', { value: rule.clear_threshold }));
+  return parts.join(' · ');
+}
+
+export function durationText(s: number, t: TFunction): string {
+  if (s % 3600 === 0) return t('RULES_HOURS', { count: s / 3600 });
+  if (s % 60 === 0) return t('RULES_MINUTES', { count: s / 60 });
+  return t('RULES_SECONDS', { count: s });
+}
+
+/** The alert log a rule's alerts are listed in: its company's or site's, else the user's own scope's. */
+export function ruleAlertsLink(rule: AlertRule, own: Scope): string {
+  const { kind, id } = rule.target.scope;
+  const scope: Scope = kind === 'company' || kind === 'site' ? { kind, id } : own;
+  return `${logPath('alert', scope.kind, scope.id)}?rule_id=${rule.id}&state=active`;
+}
+
+/** `#/rules`: the alert rules the user reads; agents and company users create, change and delete them. */
+export default function RulesPage() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  useDocumentTitle(t('RULES_TITLE'));
+  const kind = userKind(user);
+  if (kind !== 'agent' && kind !== 'company') {
+    return (
+      <Stack p="md">
+        <Title order={1} size="h3">
+          {t('RULES_TITLE')}
+        </Title>
+        <Alert
+          color="red"
+          variant="light"
+          icon={<IconLock />}
+          title={t('RULES_NOT_ALLOWED_TITLE')}
+          role="alert"
+        >
+          {t('RULES_NOT_ALLOWED')}
+        </Alert>
+      </Stack>
+    );
+  }
+  return <RulesScreen />;
+}
+
+function RulesScreen() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const client = useQueryClient();
+  const own = notificationScope(user) ?? { kind: 'agent' as const, id: 0 };
+  const rules = useQuery(ruleQueries.list());
+  const alerts = useQuery(
+    alertQueries.list(own, { event_type: [RULE_EVENT_TYPE], state: 'active', limit_to: COUNTED }),
+  );
+  const counts = useMemo(() => {
+    const out = new Map<number, number>();
+    for (const a of alerts.data ?? [])
+      if (a.rule_id !== null) out.set(a.rule_id, (out.get(a.rule_id) ?? 0) + 1);
+    return out;
+  }, [alerts.data]);
+  const dialog = useEditDialog<AlertRule>();
+  const [deleting, setDeleting] = useState<AlertRule | null>(null);
+
+  const refresh = () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: ruleQueries.all }),
+      client.invalidateQueries({ queryKey: [QUERY_ROOTS.alerts] }),
+    ]);
+  const toggle = useMutation({
+    mutationFn: (r: AlertRule) => patchRule(r.id, { enabled: !r.enabled }),
+    onSuccess: (r) => {
+      toast.success(t(r.enabled ? 'RULES_ENABLED_TOAST' : 'RULES_DISABLED_TOAST', { name: r.name }));
+      return refresh();
+    },
+    onError: (error) => toast.error(errorText(error), t('RULES_SAVE_FAILED')),
+  });
+  const remove = useMutation({
+    mutationFn: (r: AlertRule) => deleteRule(r.id),
+    onSuccess: (r) => {
+      setDeleting(null);
+      toast.success(t('RULES_DELETED', { name: r.name }));
+      return refresh();
+    },
+  });
+  const closeDelete = () => {
+    setDeleting(null);
+    remove.reset();
+  };
+
+  const rows = rules.data ?? [];
+  return (
+    <Stack p="md" gap="md" data-testid="rules-page">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Stack gap={2}>
+          <Title order={1} size="h3">
+            {t('RULES_TITLE')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('RULES_INTRO')}
+          </Text>
+        </Stack>
+        <Button leftSection={<IconPlus size={16} />} onClick={dialog.create}>
+          {t('RULES_CREATE')}
+        </Button>
+      </Group>
+
+      <Card withBorder padding={0} radius="md">
+        {rules.isPending ? (
+          <Center py="xl" role="status" aria-label={t('LOADING')}>
+            <Loader size="sm" />
+          </Center>
+        ) : rules.isError ? (
+          <Alert
+            color="red"
+            variant="light"
+            icon={<IconAlertTriangle />}
+            title={t('RULES_LOAD_FAILED')}
+            role="alert"
+            m="md"
+          >
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{errorText(rules.error)}</Text>
+              <Button size="xs" variant="light" onClick={() => void rules.refetch()}>
+                {t('RETRY')}
+              </Button>
+            </Stack>
+          </Alert>
+        ) : rows.length === 0 ? (
+          <Center py="xl" px="md">
+            <Text c="dimmed" ta="center">
+              {t('RULES_EMPTY')}
+            </Text>
+          </Center>
+        ) : (
+          <TableScrollContainer minWidth={760} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
+            <Table verticalSpacing="sm" highlightOnHover aria-label={t('RULES_TITLE')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('RULES_NAME')}</Table.Th>
+                  <Table.Th>{t('TARGET')}</Table.Th>
+                  <Table.Th>{t('RULES_CONDITION')}</Table.Th>
+                  <Table.Th>{t('SEVERITY')}</Table.Th>
+                  <Table.Th>{t('RULES_ENABLED')}</Table.Th>
+                  <Table.Th>{t('RULES_ACTIVE_ALERTS')}</Table.Th>
+                  <Table.Th>{t('RULES_ACTIONS')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((r) => {
+                  const count = counts.get(r.id) ?? 0;
+                  return (
+                    <Table.Tr key={r.id} data-rule-id={r.id}>
+                      <Table.Td>
+                        <Text size="sm" fw={600}>
+                          {r.name}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <TargetLabel target={r.target} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" dir="ltr" style={{ unicodeBidi: 'plaintext' }}>
+                          {conditionText(r, t)}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <SeverityBadge severity={r.severity} />
+                      </Table.Td>
+                      <Table.Td>
+                        <Switch
+                          aria-label={t('RULES_ENABLED_OF', { name: r.name })}
+                          checked={r.enabled}
+                          disabled={toggle.isPending && toggle.variables?.id === r.id}
+                          onChange={() => toggle.mutate(r)}
+                        />
+                      </Table.Td>
+                      <Table.Td>
+                        {count > 0 ? (
+                          <Anchor
+                            component={Link}
+                            to={ruleAlertsLink(r, own)}
+                            size="sm"
+                            aria-label={t('RULES_ACTIVE_ALERTS_OF', { count, name: r.name })}
+                          >
+                            {t('RULES_ACTIVE_COUNT', { count })}
+                          </Anchor>
+                        ) : (
+                          <Text size="sm" c="dimmed">
+                            {t('RULES_ACTIVE_COUNT', { count })}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Group gap={4} wrap="nowrap">
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={t('RULES_EDIT', { name: r.name })}
+                            title={t('RULES_EDIT', { name: r.name })}
+                            onClick={() => dialog.edit(r)}
+                          >
+                            <IconPencil size={16} />
+                          </ActionIcon>
+                          <ActionIcon
+                            variant="subtle"
+                            color="red"
+                            aria-label={t('RULES_DELETE', { name: r.name })}
+                            title={t('RULES_DELETE', { name: r.name })}
+                            onClick={() => setDeleting(r)}
+                          >
+                            <IconTrash size={16} />
+                          </ActionIcon>
+                        </Group>
+                      </Table.Td>
+                    </Table.Tr>
+                  );
+                })}
+              </Table.Tbody>
+            </Table>
+          </TableScrollContainer>
+        )}
+      </Card>
+
+      <RuleFormModal opened={dialog.opened} onClose={dialog.close} rule={dialog.editing} />
+      <Modal
+        opened={deleting !== null}
+        onClose={closeDelete}
+        title={t('RULES_DELETE', { name: deleting?.name ?? '' })}
+        closeButtonProps={{ 'aria-label': t('CLOSE') }}
+      >
+        <Stack gap="sm">
+          <Text size="sm">{t('RULES_DELETE_TEXT')}</Text>
+          <DialogActions error={remove.error} onCancel={closeDelete}>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() => deleting && remove.mutate(deleting)}
+            >
+              {t('RULES_DELETE_CONFIRM')}
+            </Button>
+          </DialogActions>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
