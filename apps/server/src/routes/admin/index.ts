@@ -25,12 +25,12 @@ import { ErrorBodySchema } from '@forecourt/contract/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HttpError, notFound } from '../../lib/errors.ts';
+import { answer } from '../../lib/answer.ts';
+import { notFound } from '../../lib/errors.ts';
 import { sendPage } from '../../lib/paging.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
 import { parseId } from '../../plugins/scope.ts';
 import type { Actor } from '../../services/actor.ts';
-import { DomainError, type DomainErrorKind } from '../../services/domain-errors.ts';
 import { createFleetService } from '../../services/fleet.ts';
 import { createUserAdminService } from '../../services/user-admin.ts';
 import { auditRoutes } from './audit.ts';
@@ -47,23 +47,6 @@ const errors = {
 export function actorOf(request: FastifyRequest): Actor {
   const p = request.principal!;
   return { userId: p.userId, username: p.username, agentId: p.agentId! };
-}
-
-const STATUS: Record<DomainErrorKind, number> = {
-  invalid: 400,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-};
-
-/** The answer of a service call: its value, or the refusal as its status (and the blocking children). */
-export async function answer<T>(call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (err) {
-    if (!(err instanceof DomainError)) throw err;
-    throw new HttpError(STATUS[err.kind], err.errors, err.children ? { children: err.children } : {});
-  }
 }
 
 /** `:id` of an admin path: non-numeric → 404. */
