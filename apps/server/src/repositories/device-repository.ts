@@ -7,7 +7,7 @@ import type {
 } from '@forecourt/contract/device';
 import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
-import { queueAlertMailsSql } from './alert-sql.ts';
+import { raiseAlertsSql } from './alert-sql.ts';
 import type { ChangeInput, ChangeKind } from './change-repository.ts';
 import { type SettledPump, settlePumps } from './pump-repository.ts';
 import type { Tx } from './unit-of-work.ts';
@@ -273,15 +273,11 @@ export function createDeviceRepository(database: Database) {
       const raise = async () => {
         if (!run.length) return;
         const rows = await tx(
-          `with raised as (
-             insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, severity)
+          raiseAlertsSql(
+            `insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, severity)
              select $1::int, $2::int, $3::int, $4::int, u.*
-               from unnest($5::int2[], $6::text[], $7::timestamptz[], $8::text[]) as u
-             returning id, site_id, company_id, agent_id, severity, silenced
-           ), mails as (
-             ${queueAlertMailsSql('raised')}
-           )
-           select id from raised`,
+               from unnest($5::int2[], $6::text[], $7::timestamptz[], $8::text[]) as u`,
+          ),
           [
             t.id,
             t.siteId,
