@@ -3,12 +3,10 @@ import type { Database } from '../db/client.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
 import { iso, num, Params } from './read-scope.ts';
 import { publicWindow } from './rule-read-model.ts';
-import type { Visibility } from './rule-repository.ts';
+import type { Place, RuleActor, Visibility } from './rule-repository.ts';
 import {
-  type Place,
   placeAudit,
   placeChange,
-  type RuleActor,
   type StoredTargetRow,
   storedTargetOf,
   targetReachesSql,

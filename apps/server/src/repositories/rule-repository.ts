@@ -76,6 +76,15 @@ export interface AlertPlace {
   agentId: number;
 }
 
+/** The 'alert' change of a terminal whose alerts a rule raised or cleared. */
+const alertChange = (t: AlertPlace): ChangeInput => ({
+  kind: 'alert',
+  agentId: t.agentId,
+  companyId: t.companyId,
+  siteId: t.siteId,
+  terminalId: t.id,
+});
+
 /** A rule alert to raise. */
 export interface Firing {
   ruleId: number;
@@ -362,14 +371,7 @@ export function createRuleRepository(database: Database) {
           );
           cleared += rows.length;
         }
-        if (raised + cleared > 0)
-          await q.changed({
-            kind: 'alert',
-            agentId: t.agentId,
-            companyId: t.companyId,
-            siteId: t.siteId,
-            terminalId: t.id,
-          });
+        if (raised + cleared > 0) await q.changed(alertChange(t));
         return { raised, cleared };
       });
     },
@@ -422,14 +424,7 @@ export function createRuleRepository(database: Database) {
           );
           const n = await raise(q, place, [{ ruleId: rule.id, severity: rule.severity, text, at: now }]);
           fired += n;
-          if (n)
-            changes.push({
-              kind: 'alert',
-              agentId: place.agentId,
-              companyId: place.companyId,
-              siteId: place.siteId,
-              terminalId: place.id,
-            });
+          if (n) changes.push(alertChange(place));
         }
         await q.changed(changes);
         return fired;
@@ -472,14 +467,7 @@ export function createRuleRepository(database: Database) {
            select rule_id from c`,
           [t.id, now],
         );
-        if (cleared.length)
-          await q.changed({
-            kind: 'alert',
-            agentId: t.agentId,
-            companyId: t.companyId,
-            siteId: t.siteId,
-            terminalId: t.id,
-          });
+        if (cleared.length) await q.changed(alertChange(t));
         return cleared.length;
       });
     },
@@ -567,14 +555,7 @@ export function createRuleRepository(database: Database) {
             },
           ]);
           fired += n;
-          if (n)
-            changes.push({
-              kind: 'alert',
-              agentId: place.agentId,
-              companyId: place.companyId,
-              siteId: place.siteId,
-              terminalId: place.id,
-            });
+          if (n) changes.push(alertChange(place));
         }
         await q.changed(changes);
         return fired;
