@@ -2,11 +2,10 @@ import { AuditEntrySchema } from '@forecourt/contract/admin';
 import { AlertRuleSchema } from '@forecourt/contract/alert-rules';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { AlertSchema } from '@forecourt/contract/fleet';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { deviceCall, type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { buildTestApp, postgresUnavailable, requestsAs, type TestApp } from './helper.ts';
 
 const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json()).data.errors;
 const Rules = z.array(AlertRuleSchema);
@@ -24,15 +23,20 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
   let device: string;
   let otherDevice: string;
 
-  const as = (token: string, opts: InjectOptions) => t.as(token, opts);
-  const post = (url: string, payload: unknown, token = agent) =>
-    as(token, { method: 'POST', url, payload: payload as object });
-  const patch = (url: string, payload: unknown, token = agent) =>
-    as(token, { method: 'PATCH', url, payload: payload as object });
-  const get = (url: string, token = agent) => as(token, { method: 'GET', url });
-  const del = (url: string, token = agent) => as(token, { method: 'DELETE', url });
+  const { as, post, patch, get, del } = requestsAs(
+    () => t,
+    () => agent,
+  );
 
   const terminalTarget = (id: number, tags: string[] = []) => ({ scope: { kind: 'terminal', id }, tags });
+  /** A rule on the plain terminal's battery below 20 %: the body of most tests' rule, with their own fields after. */
+  const batteryLow = () => ({
+    name: 'Battery low',
+    target: terminalTarget(f.plainTerminalId),
+    signal: 'battery_life',
+    op: '<',
+    threshold: 20,
+  });
   async function createRule(body: Record<string, unknown>, token = agent) {
     const res = await post('/api/rules/', body, token);
     expect(res.statusCode, res.body).toBe(201);
@@ -75,11 +79,7 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
   describe('the API', () => {
     it('creates a rule with its defaults and answers its shape; lists and reads it', async () => {
       const rule = await createRule({
-        name: 'Battery low',
-        target: terminalTarget(f.plainTerminalId),
-        signal: 'battery_life',
-        op: '<',
-        threshold: 20,
+        ...batteryLow(),
       });
       expect(rule).toMatchObject({
         name: 'Battery low',
@@ -114,11 +114,7 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
       for (const field of ['name', 'target.scope.kind', 'signal', 'op', 'threshold', 'for_s', 'severity'])
         expect(text, field).toContain(field);
       const wrongSide = await post('/api/rules/', {
-        name: 'Battery low',
-        target: terminalTarget(f.plainTerminalId),
-        signal: 'battery_life',
-        op: '<',
-        threshold: 20,
+        ...batteryLow(),
         clear_threshold: 10,
       });
       expect(wrongSide.statusCode).toBe(400);
@@ -147,11 +143,7 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
       expect(errorsOf(missing).join()).toContain('target');
       // A change is checked as the rule would become.
       const rule = await createRule({
-        name: 'Battery low',
-        target: terminalTarget(f.plainTerminalId),
-        signal: 'battery_life',
-        op: '<',
-        threshold: 20,
+        ...batteryLow(),
       });
       const bad = await patch(`/api/rules/${rule.id}/`, { clear_threshold: 5 });
       expect(bad.statusCode).toBe(400);
@@ -313,11 +305,7 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
   describe('evaluation as readings arrive', () => {
     it('fires once, holds through the hysteresis band, clears at clear_threshold', async () => {
       const rule = await createRule({
-        name: 'Battery low',
-        target: terminalTarget(f.plainTerminalId),
-        signal: 'battery_life',
-        op: '<',
-        threshold: 20,
+        ...batteryLow(),
         clear_threshold: 25,
         severity: 'critical',
       });
@@ -437,11 +425,8 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
 
     it('one active alert per rule and terminal, even with readings arriving at once', async () => {
       const rule = await createRule({
-        name: 'Battery low',
+        ...batteryLow(),
         target: { scope: { kind: 'agent', id: agentId }, tags: [] },
-        signal: 'battery_life',
-        op: '<',
-        threshold: 20,
       });
       const results = await Promise.all(
         Array.from({ length: 8 }, (_, i) => telemetry(device, { battery_life: 10 + i, at: at(-10 + i) })),
@@ -474,11 +459,7 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
 
     it('disabling or deleting a rule clears its active alerts; a disabled rule does not fire', async () => {
       const rule = await createRule({
-        name: 'Battery low',
-        target: terminalTarget(f.plainTerminalId),
-        signal: 'battery_life',
-        op: '<',
-        threshold: 20,
+        ...batteryLow(),
       });
       await telemetry(device, { battery_life: 10 });
       expect((await ruleAlerts(rule.id))[0]!.state).toBe('active');

@@ -146,7 +146,7 @@ describe.skipIf(postgresUnavailable)('device writes in group commits', () => {
   });
 
   it('answers a write only after its batch committed, after the hook that acts on stored readings', async () => {
-    const store = t.app.repos.devices.storeTelemetry;
+    const store = t.app.deviceWrites.telemetry;
     const events: string[] = [];
     const hooked: TelemetryWrite[][] = [];
     const writer = createTelemetryWriter({

@@ -91,3 +91,22 @@ export async function buildTestApp(
   };
   return testApp;
 }
+
+/**
+ * JSON requests as a signed-in user, for a test file that shares one app: `token` defaults to `defaultToken()`, and
+ * both getters are read at each call (the app and the tokens come in `beforeAll`).
+ */
+export function requestsAs(app: () => TestApp, defaultToken: () => string) {
+  const as = (token: string, opts: InjectOptions) => app().as(token, opts);
+  const send =
+    (method: 'POST' | 'PATCH') =>
+    (url: string, payload: unknown, token = defaultToken()) =>
+      as(token, { method, url, payload: payload as object });
+  return {
+    as,
+    post: send('POST'),
+    patch: send('PATCH'),
+    get: (url: string, token = defaultToken()) => as(token, { method: 'GET', url }),
+    del: (url: string, token = defaultToken()) => as(token, { method: 'DELETE', url }),
+  };
+}

@@ -2,11 +2,10 @@ import { AuditEntrySchema } from '@forecourt/contract/admin';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { AlertSchema } from '@forecourt/contract/fleet';
 import { MaintenanceWindowSchema } from '@forecourt/contract/maintenance';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { deviceCall, type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { buildTestApp, postgresUnavailable, requestsAs, type TestApp } from './helper.ts';
 
 const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json()).data.errors;
 const Windows = z.array(MaintenanceWindowSchema);
@@ -38,13 +37,10 @@ describe.skipIf(postgresUnavailable)('maintenance windows (docs/rules-and-mainte
   let agentId: number;
   let device: string;
 
-  const as = (token: string, opts: InjectOptions) => t.as(token, opts);
-  const post = (url: string, payload: unknown, token = agent) =>
-    as(token, { method: 'POST', url, payload: payload as object });
-  const patch = (url: string, payload: unknown, token = agent) =>
-    as(token, { method: 'PATCH', url, payload: payload as object });
-  const get = (url: string, token = agent) => as(token, { method: 'GET', url });
-  const del = (url: string, token = agent) => as(token, { method: 'DELETE', url });
+  const { as, post, patch, get, del } = requestsAs(
+    () => t,
+    () => agent,
+  );
   const siteTarget = (id: number) => ({ scope: { kind: 'site', id }, tags: [] });
   const terminalTarget = (id: number) => ({ scope: { kind: 'terminal', id }, tags: [] });
   const inS = (s: number) => new Date(Date.now() + s * 1000).toISOString();

@@ -2,6 +2,7 @@ import { ErrorBodySchema } from '@forecourt/contract/common';
 import { type Target, TargetPreviewSchema } from '@forecourt/contract/targets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Params } from '../src/repositories/read-scope.ts';
+import { targetReachesSql } from '../src/repositories/rule-sql.ts';
 import { storedTargetMatchSql, targetTerminalIdsSql } from '../src/repositories/target-sql.ts';
 import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
@@ -258,6 +259,13 @@ describe.skipIf(postgresUnavailable)('targets', () => {
         `select t.id from terminals t where ${storedTargetMatchSql('$1::jsonb')} order by t.id`,
         [JSON.stringify(target)],
       );
+      // A target stored in columns, as a rule or a maintenance window stores it.
+      const columns = await t.database.query<{ id: number }>(
+        `select t.id from terminals t,
+                (select $1::text as scope_kind, $2::int as scope_id, $3::text[] as tags) x
+          where ${targetReachesSql('x', 't')} order by t.id`,
+        [target.scope.kind, target.scope.id, target.tags],
+      );
       const want = await expected(target);
       expect(
         sub.map((r) => Number(r.id)),
@@ -265,6 +273,10 @@ describe.skipIf(postgresUnavailable)('targets', () => {
       ).toEqual(want);
       expect(
         stored.map((r) => Number(r.id)),
+        JSON.stringify(target),
+      ).toEqual(want);
+      expect(
+        columns.map((r) => Number(r.id)),
         JSON.stringify(target),
       ).toEqual(want);
     }

@@ -202,7 +202,7 @@ describe.skipIf(postgresUnavailable)('terminal telemetry history', () => {
       connectivity: 'on',
     };
     const late = { at: new Date(hour + 30 * MINUTE).toISOString(), battery_life: 3 };
-    await t.app.repos.devices.insertTelemetry(terminal, [late], now);
+    await t.app.deviceWrites.telemetry([{ terminal, points: [late], now }]);
     list.push({ at: hour + 30 * MINUTE, battery: 3, board: Number.NaN });
     await createTelemetryHistory({
       repo: t.app.repos.telemetryHistory,

@@ -9,7 +9,10 @@ const STATUS: Record<DomainErrorKind, number> = {
   conflict: 409,
 };
 
-/** The answer of a service call: its value, or the refusal as its status (and the blocking children). */
+/**
+ * The answer of a service call: its value, or the refusal as its status (400, 403, 404, 409) with the texts that
+ * say why (and the blocking children of a conflict). Any other error goes on to the error handler.
+ */
 export async function answer<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;

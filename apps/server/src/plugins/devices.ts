@@ -9,6 +9,7 @@ import {
   hashDeviceToken,
   readDeviceToken,
 } from '../services/device-tokens.ts';
+import { createDeviceWriteService, type DeviceWriteService } from '../services/device-writes.ts';
 import { createHeartbeatService, type HeartbeatService } from '../services/heartbeats.ts';
 import { createTelemetryWriter, type TelemetryWriter } from '../services/telemetry-writes.ts';
 import { nodeSyncPlugin } from './node-sync.ts';
@@ -24,6 +25,8 @@ declare module 'fastify' {
     commands: CommandService;
     heartbeats: HeartbeatService;
     deviceTokens: DeviceTokenService;
+    /** What terminals report through the device API (services/device-writes.ts). */
+    deviceWrites: DeviceWriteService;
     /** Device telemetry, written in group commits (services/telemetry-writes.ts). */
     telemetryWrites: TelemetryWriter;
     /** onRequest hook of the device API: resolves the device token (unknown → 401) and records the heartbeat. */
@@ -49,16 +52,14 @@ export const devicesPlugin = fp(
         timeoutS: app.config.CONNECTIVITY_TIMEOUT,
       }),
     );
-    app.decorate(
-      'deviceTokens',
-      createDeviceTokenService(app.repos.devices, (terminalId) => app.commands.recheck(terminalId)),
-    );
+    app.decorate('deviceTokens', createDeviceTokenService(app.repos));
 
+    app.decorate('deviceWrites', createDeviceWriteService(app.repos, app.rules));
     // What acts on readings as they arrive goes in as `onStored`: called with each committed batch.
     app.decorate(
       'telemetryWrites',
       createTelemetryWriter({
-        store: (writes) => app.repos.devices.storeTelemetry(writes),
+        store: (writes) => app.deviceWrites.telemetry(writes),
         // Alert rules, evaluated on whichever node stored the readings (services/alert-rules.ts).
         onStored: async (writes) => {
           for (const w of writes) await app.rules.telemetry(w.terminal, w.points, w.now);

@@ -15,7 +15,7 @@ import {
   scopeColumn,
 } from './read-scope.ts';
 import type { Row, SqlRow } from './rows.ts';
-import { type Tx, unitOfWork } from './unit-of-work.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export interface AlertRow extends Alert {
   id: number;
@@ -209,41 +209,24 @@ export function createAlertRepository(database: Database) {
      * acknowledgement in the audit log and its 'alert' change for the live feed. Answers whether this call
      * acknowledged it.
      */
-    async acknowledge(id: number, by: Acknowledger, note: string | null, now: Date): Promise<boolean> {
-      return unitOfWork(database, async (q) => {
-        const rows = await q<
-          Row<typeof alerts, 'id' | 'terminal_id' | 'site_id' | 'company_id' | 'agent_id'>
-        >(
-          `update alerts set acknowledged_at = $2, acknowledged_by = $3, acknowledged_by_id = $4, note = $5
-            where id = $1 and acknowledged_at is null
-            returning id, terminal_id, site_id, company_id, agent_id`,
-          [id, now, by.username, by.userId, note],
-        );
-        const alert = rows[0];
-        if (!alert) return false;
-        await q.changed([
-          {
-            kind: 'alert',
-            agentId: alert.agent_id,
-            companyId: alert.company_id,
-            siteId: alert.site_id,
-            terminalId: alert.terminal_id,
-          },
-        ]);
-        // agent_id: the audit screen shows an agent the entries of its own fleet (docs/product.md#fleet-administration).
-        await q.audit({
-          at: now,
-          userId: by.userId,
-          username: by.username,
-          agentId: alert.agent_id,
-          action: 'acknowledge',
-          entity: 'alert',
-          entityId: num(alert.id),
-          before: { acknowledged_at: null, acknowledged_by: null, note: null },
-          after: { acknowledged_at: now.toISOString(), acknowledged_by: by.username, note },
-        });
-        return true;
-      });
+    /**
+     * Acknowledges an alert not acknowledged yet: answers its place (for the audit entry and the change), or null
+     * when it is unknown or was acknowledged before (the first who, when and note stay).
+     */
+    async acknowledge(
+      tx: Tx,
+      id: number,
+      by: Acknowledger,
+      note: string | null,
+      now: Date,
+    ): Promise<Row<typeof alerts, 'id' | 'terminal_id' | 'site_id' | 'company_id' | 'agent_id'> | null> {
+      const rows = await tx<Row<typeof alerts, 'id' | 'terminal_id' | 'site_id' | 'company_id' | 'agent_id'>>(
+        `update alerts set acknowledged_at = $2, acknowledged_by = $3, acknowledged_by_id = $4, note = $5
+          where id = $1 and acknowledged_at is null
+          returning id, terminal_id, site_id, company_id, agent_id`,
+        [id, now, by.username, by.userId, note],
+      );
+      return rows[0] ?? null;
     },
 
     /** Ends a terminal's active alerts (it was decommissioned); the log keeps them. Answers how many ended. */

@@ -29,3 +29,16 @@ export const queueAlertMailsSql = (source: string) =>
       and (u.agent_id = n.agent_id
            or exists (select 1 from user_companies uc where uc.user_id = u.id and uc.company_id = n.company_id)
            or exists (select 1 from user_sites us where us.user_id = u.id and us.site_id = n.site_id))`;
+
+/**
+ * Raises alerts and queues their mails in one statement: `insert` is an `insert into alerts ... select ...` (or
+ * `... on conflict ... do nothing`) without its returning clause; answers the ids of the alerts raised.
+ */
+export const raiseAlertsSql = (insert: string) =>
+  `with raised as (
+     ${insert}
+     returning id, site_id, company_id, agent_id, severity, silenced
+   ), mails as (
+     ${queueAlertMailsSql('raised')}
+   )
+   select id from raised`;

@@ -3,7 +3,6 @@ import type { Database } from '../db/client.ts';
 import type { auditLog } from '../db/schema/events.ts';
 import { iso, num, Params } from './read-scope.ts';
 import type { Row } from './rows.ts';
-import { type AuditEntry as AuditRecord, unitOfWork } from './unit-of-work.ts';
 
 export interface AuditFilters {
   limit: number;
@@ -52,11 +51,6 @@ export function createAuditRepository(database: Database) {
         before: parseJson(r.before),
         after: parseJson(r.after),
       }));
-    },
-
-    /** Records one change outside an administrative transaction (device-token provisioning). */
-    async record(entry: AuditRecord): Promise<void> {
-      await unitOfWork(database, (tx) => tx.audit(entry));
     },
   };
 }

@@ -7,10 +7,10 @@ import type {
 } from '@forecourt/contract/device';
 import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
-import { queueAlertMailsSql } from './alert-sql.ts';
+import { raiseAlertsSql } from './alert-sql.ts';
 import type { ChangeInput, ChangeKind } from './change-repository.ts';
-import { settlePumps } from './pump-repository.ts';
-import { unitOfWork } from './unit-of-work.ts';
+import { type SettledPump, settlePumps } from './pump-repository.ts';
+import type { Tx } from './unit-of-work.ts';
 
 /** The terminal a device token belongs to, with the scope columns copied onto what it reports. */
 export interface DeviceTerminal {
@@ -26,7 +26,7 @@ export interface DeviceTerminal {
 const atOf = (at: string | undefined, now: Date) => (at ? new Date(at) : now);
 
 /** The change a report of the terminal makes (the live feed): one per kind and terminal, whatever the batch. */
-const changeOf = (kind: ChangeKind, t: DeviceTerminal): ChangeInput => ({
+export const changeOf = (kind: ChangeKind, t: DeviceTerminal): ChangeInput => ({
   kind,
   agentId: t.agentId,
   companyId: t.companyId,
@@ -45,6 +45,12 @@ const TELEMETRY_FIELDS = [
 ] as const;
 type TelemetryField = (typeof TELEMETRY_FIELDS)[number];
 
+/** What a telemetry batch stored: the terminals that got readings, and those whose software version changed. */
+export interface StoredTelemetry {
+  readings: DeviceTerminal[];
+  versions: DeviceTerminal[];
+}
+
 /** One device's telemetry request: its points, dated `now` where they carry no `at`. */
 export interface TelemetryWrite {
   terminal: DeviceTerminal;
@@ -59,12 +65,13 @@ export interface TelemetryWrite {
 export function createDeviceRepository(database: Database) {
   /**
    * Several telemetry writes in one unit of work (group commit, docs/decisions/0023-device-write-batching.md):
-   * every point as a row, each terminal's latest readings, the hours to roll up again, in one statement; then
-   * one 'telemetry' change per write. Every write names a different terminal, so the change rows are one per
-   * write, as when each runs alone.
+   * every point as a row, each terminal's latest readings, the hours to roll up again, in one statement; then the
+   * software versions the points carry. Every write names a different terminal. Answers the terminals that got
+   * readings and those whose software version changed.
    */
-  async function storeTelemetry(writes: readonly TelemetryWrite[]): Promise<void> {
-    if (!writes.length) return;
+  async function storeTelemetry(tx: Tx, writes: readonly TelemetryWrite[]): Promise<StoredTelemetry> {
+    const stored: StoredTelemetry = { readings: [], versions: [] };
+    if (!writes.length) return stored;
     const rows = { terminal: [] as number[], site: [] as number[], at: [] as Date[] };
     const cols = Object.fromEntries(TELEMETRY_FIELDS.map((f) => [f, [] as (number | null)[]])) as Record<
       TelemetryField,
@@ -142,9 +149,8 @@ export function createDeviceRepository(database: Database) {
       `$${15 + i * 2}::float8[]`,
       `$${16 + i * 2}::timestamptz[]`,
     ]);
-    await unitOfWork(database, async (q) => {
-      await q(
-        `with stored as (
+    await tx(
+      `with stored as (
            insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
                                   temperature_inside_cabinet, humidity_inside_cabinet, lat, lng)
            select * from unnest($1::int[], $2::int[], $3::timestamptz[], $4::float8[], $5::float8[],
@@ -158,36 +164,34 @@ export function createDeviceRepository(database: Database) {
            from unnest($13::int[], $14::timestamptz[], ${latestArgs.join(', ')})
                 as u(id, max_at, ${TELEMETRY_FIELDS.flatMap((f) => [f, `${f}_at`]).join(', ')})
           where t.id = u.id`,
-        [
-          rows.terminal,
-          rows.site,
-          rows.at,
-          ...TELEMETRY_FIELDS.map((f) => cols[f]),
-          late.terminal,
-          late.hour,
-          terminals.id,
-          terminals.maxAt,
-          ...latestParams,
-        ],
-      );
-      const changes = withReadings.map((w) => changeOf('telemetry', w.terminal));
-      if (versions.id.length) {
-        // A version that changes records a 'fleet' change too (the admin lists show it).
-        const moved = await q<{ id: number }>(
-          `update terminals t set software_version = u.v
+      [
+        rows.terminal,
+        rows.site,
+        rows.at,
+        ...TELEMETRY_FIELDS.map((f) => cols[f]),
+        late.terminal,
+        late.hour,
+        terminals.id,
+        terminals.maxAt,
+        ...latestParams,
+      ],
+    );
+    stored.readings = withReadings.map((w) => w.terminal);
+    if (versions.id.length) {
+      const moved = await tx<{ id: number }>(
+        `update terminals t set software_version = u.v
              from unnest($1::int[], $2::text[]) as u(id, v)
             where t.id = u.id and t.software_version is distinct from u.v
             returning t.id`,
-          [versions.id, versions.value],
-        );
-        const byId = new Map(ordered.map((w) => [w.terminal.id, w.terminal]));
-        for (const { id } of moved) {
-          const t = byId.get(Number(id));
-          if (t) changes.push(changeOf('fleet', t));
-        }
+        [versions.id, versions.value],
+      );
+      const byId = new Map(ordered.map((w) => [w.terminal.id, w.terminal]));
+      for (const { id } of moved) {
+        const t = byId.get(Number(id));
+        if (t) stored.versions.push(t);
       }
-      if (changes.length) await q.changed(changes);
-    });
+    }
+    return stored;
   }
 
   return {
@@ -220,49 +224,33 @@ export function createDeviceRepository(database: Database) {
         : null;
     },
 
-    /**
-     * Stores (or replaces: rotation) a terminal's token hash, with a 'device' change (every node drops the old
-     * token and wakes the terminal's long-polls) and a 'fleet' one (the terminal now has a token).
-     */
-    async setTokenHash(terminalId: number, hash: string, userId: number): Promise<void> {
-      await unitOfWork(database, async (q) => {
-        const rows = await q<{ agent_id: number; company_id: number; site_id: number }>(
-          `with stored as (
-             insert into device_tokens (terminal_id, token_hash, created_by, created_at) values ($1, $2, $3, now())
-             on conflict (terminal_id) do update
-               set token_hash = excluded.token_hash, created_by = excluded.created_by, created_at = excluded.created_at
-             returning terminal_id
-           )
-           select t.agent_id, t.company_id, t.site_id from stored join terminals t on t.id = stored.terminal_id`,
-          [terminalId, hash, userId],
-        );
-        const place = {
-          agentId: rows[0]?.agent_id,
-          companyId: rows[0]?.company_id,
-          siteId: rows[0]?.site_id,
-          terminalId,
-        };
-        await q.changed([
-          { kind: 'device', ...place },
-          { kind: 'fleet', ...place },
-        ]);
-      });
+    /** Stores (or replaces: rotation) a terminal's token hash; answers where the terminal sits (null: unknown). */
+    async setTokenHash(
+      tx: Tx,
+      terminalId: number,
+      hash: string,
+      userId: number,
+    ): Promise<{ agentId: number; companyId: number; siteId: number } | null> {
+      const rows = await tx<{ agent_id: number; company_id: number; site_id: number }>(
+        `with stored as (
+           insert into device_tokens (terminal_id, token_hash, created_by, created_at) values ($1, $2, $3, now())
+           on conflict (terminal_id) do update
+             set token_hash = excluded.token_hash, created_by = excluded.created_by, created_at = excluded.created_at
+           returning terminal_id
+         )
+         select t.agent_id, t.company_id, t.site_id from stored join terminals t on t.id = stored.terminal_id`,
+        [terminalId, hash, userId],
+      );
+      const r = rows[0];
+      return r ? { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id } : null;
     },
 
-    /** Removes a terminal's token (decommissioning): no device may speak for it any more. */
-    async deleteToken(terminalId: number): Promise<void> {
-      await unitOfWork(database, async (q) => {
-        const rows = await q('delete from device_tokens where terminal_id = $1 returning terminal_id', [
-          terminalId,
-        ]);
-        if (rows.length) await q.changed([{ kind: 'device', terminalId }]);
-      });
-    },
-
-    /** Telemetry rows of one terminal, and its latest readings (each only if newer than what the row holds). */
-    async insertTelemetry(t: DeviceTerminal, points: TelemetryPoint[], now: Date): Promise<number> {
-      await storeTelemetry([{ terminal: t, points, now }]);
-      return points.length;
+    /** Removes a terminal's token (decommissioning): no device may speak for it any more. Answers whether it had one. */
+    async deleteToken(tx: Tx, terminalId: number): Promise<boolean> {
+      const rows = await tx('delete from device_tokens where terminal_id = $1 returning terminal_id', [
+        terminalId,
+      ]);
+      return rows.length > 0;
     },
 
     storeTelemetry,
@@ -274,146 +262,126 @@ export function createDeviceRepository(database: Database) {
      * raise 2] leaves the new one. Answers how many alerts were raised and cleared.
      */
     async insertEvents(
+      tx: Tx,
       t: DeviceTerminal,
-      events: DeviceEvent[],
+      events: readonly DeviceEvent[],
       now: Date,
     ): Promise<{ raised: number; cleared: number }> {
       let raised = 0;
       let cleared = 0;
-      await unitOfWork(database, async (q) => {
-        let run: DeviceEvent[] = [];
-        const raise = async () => {
-          if (!run.length) return;
-          const rows = await q(
-            `with raised as (
-               insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, severity)
-               select $1::int, $2::int, $3::int, $4::int, u.*
-                 from unnest($5::int2[], $6::text[], $7::timestamptz[], $8::text[]) as u
-               returning id, site_id, company_id, agent_id, severity, silenced
-             ), mails as (
-               ${queueAlertMailsSql('raised')}
-             )
-             select id from raised`,
-            [
-              t.id,
-              t.siteId,
-              t.companyId,
-              t.agentId,
-              run.map((e) => e.event_type),
-              run.map((e) => e.text ?? ''),
-              run.map((e) => atOf(e.at, now)),
-              run.map((e) => severityOf(e.event_type)),
-            ],
-          );
-          raised += rows.length;
-          run = [];
-        };
-        for (const e of events) {
-          if (!e.clear) {
-            run.push(e);
-            continue;
-          }
-          await raise();
-          const rows = await q(
-            `update alerts set state = 'cleared', cleared_at = $3
-              where terminal_id = $1 and event_type = $2 and state = 'active'
-              returning id`,
-            [t.id, e.event_type, atOf(e.at, now)],
-          );
-          cleared += rows.length;
-        }
-        await raise();
-        if (raised + cleared > 0) await q.changed([changeOf('alert', t)]);
-      });
-      return { raised, cleared };
-    },
-
-    async insertShocks(t: DeviceTerminal, shocks: DeviceShock[], now: Date): Promise<number> {
-      await unitOfWork(database, async (q) => {
-        await q(
-          `insert into shocks (terminal_id, site_id, company_id, agent_id, reading, created_at)
-           select $1::int, $2::int, $3::int, $4::int, u.* from unnest($5::float8[], $6::timestamptz[]) as u`,
+      let run: DeviceEvent[] = [];
+      const raise = async () => {
+        if (!run.length) return;
+        const rows = await tx(
+          raiseAlertsSql(
+            `insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, severity)
+             select $1::int, $2::int, $3::int, $4::int, u.*
+               from unnest($5::int2[], $6::text[], $7::timestamptz[], $8::text[]) as u`,
+          ),
           [
             t.id,
             t.siteId,
             t.companyId,
             t.agentId,
-            shocks.map((s) => s.reading),
-            shocks.map((s) => atOf(s.at, now)),
+            run.map((e) => e.event_type),
+            run.map((e) => e.text ?? ''),
+            run.map((e) => atOf(e.at, now)),
+            run.map((e) => severityOf(e.event_type)),
           ],
         );
-        await q.changed([changeOf('shock', t)]);
-      });
+        raised += rows.length;
+        run = [];
+      };
+      for (const e of events) {
+        if (!e.clear) {
+          run.push(e);
+          continue;
+        }
+        await raise();
+        const rows = await tx(
+          `update alerts set state = 'cleared', cleared_at = $3
+            where terminal_id = $1 and event_type = $2 and state = 'active'
+            returning id`,
+          [t.id, e.event_type, atOf(e.at, now)],
+        );
+        cleared += rows.length;
+      }
+      await raise();
+      return { raised, cleared };
+    },
+
+    async insertShocks(
+      tx: Tx,
+      t: DeviceTerminal,
+      shocks: readonly DeviceShock[],
+      now: Date,
+    ): Promise<number> {
+      await tx(
+        `insert into shocks (terminal_id, site_id, company_id, agent_id, reading, created_at)
+         select $1::int, $2::int, $3::int, $4::int, u.* from unnest($5::float8[], $6::timestamptz[]) as u`,
+        [
+          t.id,
+          t.siteId,
+          t.companyId,
+          t.agentId,
+          shocks.map((s) => s.reading),
+          shocks.map((s) => atOf(s.at, now)),
+        ],
+      );
       return shocks.length;
     },
 
-    async insertTransactions(t: DeviceTerminal, txs: DeviceTransaction[]): Promise<number> {
-      await unitOfWork(database, async (q) => {
-        await q(
-          `insert into transactions (terminal_id, site_id, at, volume_l, amount)
-           select $1::int, $2::int, u.* from unnest($3::timestamptz[], $4::numeric[], $5::numeric[]) as u`,
-          [
-            t.id,
-            t.siteId,
-            txs.map((x) => new Date(x.at)),
-            txs.map((x) => x.volume_l),
-            txs.map((x) => x.amount),
-          ],
-        );
-        await q.changed([changeOf('transaction', t)]);
-      });
+    async insertTransactions(tx: Tx, t: DeviceTerminal, txs: readonly DeviceTransaction[]): Promise<number> {
+      await tx(
+        `insert into transactions (terminal_id, site_id, at, volume_l, amount)
+         select $1::int, $2::int, u.* from unnest($3::timestamptz[], $4::numeric[], $5::numeric[]) as u`,
+        [
+          t.id,
+          t.siteId,
+          txs.map((x) => new Date(x.at)),
+          txs.map((x) => x.volume_l),
+          txs.map((x) => x.amount),
+        ],
+      );
       return txs.length;
     },
 
     /**
      * Status entries, and each reported pump's last_synapse_status (the device's word on its state). With no
      * command of its own pending, the requested status follows too (someone switched it at the forecourt); with
-     * one pending, the request stands until that command ends.
+     * one pending, the request stands until that command ends. Answers the pumps it settled.
      */
     async insertPumpStatuses(
+      tx: Tx,
       t: DeviceTerminal,
-      entries: Array<DevicePumpStatus & { pumpId: number }>,
+      entries: ReadonlyArray<DevicePumpStatus & { pumpId: number }>,
       now: Date,
-    ): Promise<number> {
+    ): Promise<SettledPump[]> {
       const latest = new Map<number, { status: number; at: Date }>();
       const ats = entries.map((e) => atOf(e.at, now));
       entries.forEach((e, i) => {
         const prev = latest.get(e.pumpId);
         if (!prev || ats[i] >= prev.at) latest.set(e.pumpId, { status: e.status, at: ats[i] });
       });
-      await unitOfWork(database, async (q) => {
-        await q(
-          `insert into pump_status_entries (pump_id, site_id, terminal_id, reported_status, code, text, created_at)
-           select u.pump_id, $1::int, $2::int, u.status, u.code, u.text, u.at
-             from unnest($3::int[], $4::int2[], $5::int[], $6::text[], $7::timestamptz[])
-                  as u(pump_id, status, code, text, at)`,
-          [
-            t.siteId,
-            t.id,
-            entries.map((e) => e.pumpId),
-            entries.map((e) => e.status),
-            entries.map((e) => e.code),
-            entries.map((e) => e.text),
-            ats,
-          ],
-        );
-        const settled = await settlePumps(
-          q,
-          [...latest].map(([id, v]) => ({ id, confirmed: v.status })),
-        );
-        // One change per pump, naming the terminal that carries its commands (as a command's change does).
-        await q.changed(
-          settled.map((p) => ({
-            kind: 'pump',
-            agentId: t.agentId,
-            companyId: t.companyId,
-            siteId: p.siteId,
-            terminalId: p.terminalId,
-            pumpId: p.id,
-          })),
-        );
-      });
-      return entries.length;
+      await tx(
+        `insert into pump_status_entries (pump_id, site_id, terminal_id, reported_status, code, text, created_at)
+         select u.pump_id, $1::int, $2::int, u.status, u.code, u.text, u.at
+           from unnest($3::int[], $4::int2[], $5::int[], $6::text[], $7::timestamptz[])
+                as u(pump_id, status, code, text, at)`,
+        [
+          t.siteId,
+          t.id,
+          entries.map((e) => e.pumpId),
+          entries.map((e) => e.status),
+          entries.map((e) => e.code),
+          entries.map((e) => e.text),
+          ats,
+        ],
+      );
+      return settlePumps(
+        tx,
+        [...latest].map(([id, v]) => ({ id, confirmed: v.status })),
+      );
     },
   };
 }

@@ -1,11 +1,18 @@
 import type { MaintenanceWindow, Recurrence } from '@forecourt/contract/maintenance';
 import type { Database } from '../db/client.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
-import type { ChangeInput } from './change-repository.ts';
 import { iso, num, Params } from './read-scope.ts';
 import { publicWindow } from './rule-read-model.ts';
 import type { Place, RuleActor, Visibility } from './rule-repository.ts';
-import { targetReachesSql, visibleToSql, windowCoversSql } from './rule-sql.ts';
+import {
+  placeAudit,
+  placeChange,
+  type StoredTargetRow,
+  storedTargetOf,
+  targetReachesSql,
+  visibleToSql,
+  windowCoversSql,
+} from './rule-sql.ts';
 import { type Tx, unitOfWork } from './unit-of-work.ts';
 
 export interface WindowRecord extends MaintenanceWindow {
@@ -23,14 +30,8 @@ export interface WindowFields {
   reason: string;
 }
 
-interface DbWindow {
+interface DbWindow extends StoredTargetRow {
   id: number;
-  scope_kind: string;
-  scope_id: number;
-  tags: string[];
-  agent_id: number;
-  company_id: number | null;
-  site_id: number | null;
   starts_at: Date | string;
   ends_at: Date | string;
   weekdays: number[] | null;
@@ -52,9 +53,10 @@ const activeSql = (at: string) =>
             where ${windowCoversSql('w', 'z.timezone', at)})`;
 
 function toWindow(r: DbWindow): WindowRecord {
+  const { target, place } = storedTargetOf(r);
   return {
     id: num(r.id),
-    target: { scope: { kind: r.scope_kind as 'agent', id: num(r.scope_id) }, tags: r.tags ?? [] },
+    target,
     starts_at: iso(r.starts_at)!,
     ends_at: iso(r.ends_at)!,
     recurrence:
@@ -65,16 +67,11 @@ function toWindow(r: DbWindow): WindowRecord {
     created_by: r.created_by,
     created_at: iso(r.created_at)!,
     active: r.active === true,
-    place: { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id },
+    place,
   };
 }
 
-const fleetChange = (p: Place): ChangeInput => ({
-  kind: 'fleet',
-  agentId: p.agentId,
-  companyId: p.companyId,
-  siteId: p.siteId,
-});
+const fleetChange = (p: Place) => placeChange('fleet', p);
 
 /**
  * Maintenance windows (docs/rules-and-maintenance.md). Alerts raised while a window covers their terminal are
@@ -186,16 +183,15 @@ export function createMaintenanceRepository(database: Database) {
           [...fieldParams(f), actor.username, actor.userId, now],
         );
         const w = toWindow(rows[0]!);
-        await q.audit({
-          userId: actor.userId,
-          username: actor.username,
-          agentId: w.place.agentId,
-          action: 'create',
-          entity: 'maintenance_window',
-          entityId: w.id,
-          before: null,
-          after: publicWindow(w),
-        });
+        await q.audit(
+          placeAudit(actor, w.place, {
+            action: 'create',
+            entity: 'maintenance_window',
+            entityId: w.id,
+            before: null,
+            after: publicWindow(w),
+          }),
+        );
         await q.changed(fleetChange(w.place));
         return w;
       });
@@ -213,16 +209,15 @@ export function createMaintenanceRepository(database: Database) {
         );
         const w = toWindow(rows[0]!);
         await release(q, now, w.id);
-        await q.audit({
-          userId: actor.userId,
-          username: actor.username,
-          agentId: w.place.agentId,
-          action: 'update',
-          entity: 'maintenance_window',
-          entityId: w.id,
-          before: publicWindow(before),
-          after: publicWindow(w),
-        });
+        await q.audit(
+          placeAudit(actor, w.place, {
+            action: 'update',
+            entity: 'maintenance_window',
+            entityId: w.id,
+            before: publicWindow(before),
+            after: publicWindow(w),
+          }),
+        );
         await q.changed([fleetChange(before.place), fleetChange(w.place)]);
         return w;
       });
@@ -237,20 +232,19 @@ export function createMaintenanceRepository(database: Database) {
           [before.id, now],
         );
         await release(q, now, before.id);
-        await q.audit({
-          userId: actor.userId,
-          username: actor.username,
-          agentId: before.place.agentId,
-          action: 'end',
-          entity: 'maintenance_window',
-          entityId: before.id,
-          before: publicWindow(before),
-          after: {
-            ends_at: new Date(
-              Math.max(Date.parse(before.starts_at), Math.min(Date.parse(before.ends_at), now.getTime())),
-            ).toISOString(),
-          },
-        });
+        await q.audit(
+          placeAudit(actor, before.place, {
+            action: 'end',
+            entity: 'maintenance_window',
+            entityId: before.id,
+            before: publicWindow(before),
+            after: {
+              ends_at: new Date(
+                Math.max(Date.parse(before.starts_at), Math.min(Date.parse(before.ends_at), now.getTime())),
+              ).toISOString(),
+            },
+          }),
+        );
         await q.changed(fleetChange(before.place));
       });
     },

@@ -10,25 +10,21 @@ import {
 import type { Severity } from '@forecourt/contract/events';
 import type { TelemetrySignal } from '@forecourt/contract/telemetry-history';
 import type { Database } from '../db/client.ts';
-import { queueAlertMailsSql } from './alert-sql.ts';
+import { raiseAlertsSql } from './alert-sql.ts';
 import type { ChangeInput } from './change-repository.ts';
 import { iso, num, Params } from './read-scope.ts';
 import { publicRule } from './rule-read-model.ts';
-import { targetReachesSql, visibleToSql } from './rule-sql.ts';
+import {
+  type Place,
+  placeAudit,
+  placeChange,
+  type RuleActor,
+  type StoredTargetRow,
+  storedTargetOf,
+  targetReachesSql,
+  visibleToSql,
+} from './rule-sql.ts';
 import { type Tx, unitOfWork } from './unit-of-work.ts';
-
-/** Where a target's scope sits: copied onto the rule so reads by scope are column comparisons. */
-export interface Place {
-  agentId: number;
-  companyId: number | null;
-  siteId: number | null;
-}
-
-/** Who writes: recorded on the rule and in the audit log. */
-export interface RuleActor {
-  userId: number;
-  username: string;
-}
 
 /** What a caller reaches (the principal's scope). */
 export interface Visibility {
@@ -36,6 +32,8 @@ export interface Visibility {
   companyIds: number[];
   siteIds: number[];
 }
+
+export type { Place, RuleActor };
 
 export interface RuleRecord extends AlertRule {
   place: Place;
@@ -78,6 +76,15 @@ export interface AlertPlace {
   agentId: number;
 }
 
+/** The 'alert' change of a terminal whose alerts a rule raised or cleared. */
+const alertChange = (t: AlertPlace): ChangeInput => ({
+  kind: 'alert',
+  agentId: t.agentId,
+  companyId: t.companyId,
+  siteId: t.siteId,
+  terminalId: t.id,
+});
+
 /** A rule alert to raise. */
 export interface Firing {
   ruleId: number;
@@ -92,15 +99,9 @@ export interface RuleWrites {
   actions: Array<({ kind: 'fire' } & Firing) | { kind: 'clear'; ruleId: number; at: Date }>;
 }
 
-interface DbRule {
+interface DbRule extends StoredTargetRow {
   id: number;
   name: string;
-  scope_kind: string;
-  scope_id: number;
-  tags: string[];
-  agent_id: number;
-  company_id: number | null;
-  site_id: number | null;
   signal: string;
   op: string;
   threshold: number;
@@ -116,10 +117,11 @@ const COLS = `r.id, r.name, r.scope_kind, r.scope_id, r.tags, r.agent_id, r.comp
               r.threshold, r.for_s, r.clear_threshold, r.severity, r.enabled, r.created_by, r.created_at`;
 
 function toRule(r: DbRule): RuleRecord {
+  const { target, place } = storedTargetOf(r);
   return {
     id: num(r.id),
     name: r.name,
-    target: { scope: { kind: r.scope_kind as 'agent', id: num(r.scope_id) }, tags: r.tags ?? [] },
+    target,
     signal: r.signal as RuleSignal,
     op: r.op as RuleOp,
     threshold: Number(r.threshold),
@@ -129,17 +131,27 @@ function toRule(r: DbRule): RuleRecord {
     enabled: r.enabled,
     created_by: r.created_by,
     created_at: iso(r.created_at)!,
-    place: { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id },
+    place,
   };
 }
 
-/** The public shape of a rule (what the API answers and the audit records). */
-const placeChange = (kind: 'fleet' | 'alert', p: Place): ChangeInput => ({
-  kind,
-  agentId: p.agentId,
-  companyId: p.companyId,
-  siteId: p.siteId,
-});
+/** A rule's fields as SQL parameters, in the order of its columns from `name` to `enabled`. */
+const fieldParams = (f: RuleFields) => [
+  f.name,
+  f.scopeKind,
+  f.scopeId,
+  f.tags,
+  f.place.agentId,
+  f.place.companyId,
+  f.place.siteId,
+  f.signal,
+  f.op,
+  f.threshold,
+  f.forS,
+  f.clearThreshold,
+  f.severity,
+  f.enabled,
+];
 
 const ms = (v: Date | string | null) => (v === null ? null : new Date(v).getTime());
 
@@ -170,16 +182,12 @@ export function createRuleRepository(database: Database) {
   async function raise(q: Tx, t: AlertPlace, fire: Firing[]): Promise<number> {
     if (!fire.length) return 0;
     const rows = await q(
-      `with raised as (
-         insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, severity, rule_id)
+      raiseAlertsSql(
+        `insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, severity, rule_id)
          select $1::int, $2::int, $3::int, $4::int, ${RULE_EVENT_TYPE}, u.text, u.at, u.severity, u.rule_id
            from unnest($5::text[], $6::timestamptz[], $7::text[], $8::int[]) as u(text, at, severity, rule_id)
-         on conflict (rule_id, terminal_id) where state = 'active' and rule_id is not null do nothing
-         returning id, site_id, company_id, agent_id, severity, silenced
-       ), mails as (
-         ${queueAlertMailsSql('raised')}
-       )
-       select id from raised`,
+         on conflict (rule_id, terminal_id) where state = 'active' and rule_id is not null do nothing`,
+      ),
       [
         t.id,
         t.siteId,
@@ -227,36 +235,18 @@ export function createRuleRepository(database: Database) {
                                       threshold, for_s, clear_threshold, severity, enabled, created_by, created_by_id)
            values ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
            returning ${COLS}`,
-          [
-            f.name,
-            f.scopeKind,
-            f.scopeId,
-            f.tags,
-            f.place.agentId,
-            f.place.companyId,
-            f.place.siteId,
-            f.signal,
-            f.op,
-            f.threshold,
-            f.forS,
-            f.clearThreshold,
-            f.severity,
-            f.enabled,
-            actor.username,
-            actor.userId,
-          ],
+          [...fieldParams(f), actor.username, actor.userId],
         );
         const rule = toRule(rows[0]!);
-        await q.audit({
-          userId: actor.userId,
-          username: actor.username,
-          agentId: rule.place.agentId,
-          action: 'create',
-          entity: 'alert_rule',
-          entityId: rule.id,
-          before: null,
-          after: publicRule(rule),
-        });
+        await q.audit(
+          placeAudit(actor, rule.place, {
+            action: 'create',
+            entity: 'alert_rule',
+            entityId: rule.id,
+            before: null,
+            after: publicRule(rule),
+          }),
+        );
         await q.changed(placeChange('fleet', rule.place));
         return rule;
       });
@@ -274,23 +264,7 @@ export function createRuleRepository(database: Database) {
                   clear_threshold = $13, severity = $14, enabled = $15
             where r.id = $1 and r.deleted_at is null
             returning ${COLS}`,
-          [
-            before.id,
-            f.name,
-            f.scopeKind,
-            f.scopeId,
-            f.tags,
-            f.place.agentId,
-            f.place.companyId,
-            f.place.siteId,
-            f.signal,
-            f.op,
-            f.threshold,
-            f.forS,
-            f.clearThreshold,
-            f.severity,
-            f.enabled,
-          ],
+          [before.id, ...fieldParams(f)],
         );
         const rule = toRule(rows[0]!);
         const rearmed =
@@ -300,16 +274,15 @@ export function createRuleRepository(database: Database) {
           before.clear_threshold !== rule.clear_threshold;
         const changes: ChangeInput[] = [placeChange('fleet', before.place), placeChange('fleet', rule.place)];
         if (rearmed) changes.push(...(await clearRule(q, rule.id, now)));
-        await q.audit({
-          userId: actor.userId,
-          username: actor.username,
-          agentId: rule.place.agentId,
-          action: 'update',
-          entity: 'alert_rule',
-          entityId: rule.id,
-          before: publicRule(before),
-          after: publicRule(rule),
-        });
+        await q.audit(
+          placeAudit(actor, rule.place, {
+            action: 'update',
+            entity: 'alert_rule',
+            entityId: rule.id,
+            before: publicRule(before),
+            after: publicRule(rule),
+          }),
+        );
         await q.changed(changes);
         return rule;
       });
@@ -320,16 +293,15 @@ export function createRuleRepository(database: Database) {
       await unitOfWork(database, async (q) => {
         await q('update alert_rules set deleted_at = $2, enabled = false where id = $1', [before.id, now]);
         const changes = [placeChange('fleet', before.place), ...(await clearRule(q, before.id, now))];
-        await q.audit({
-          userId: actor.userId,
-          username: actor.username,
-          agentId: before.place.agentId,
-          action: 'delete',
-          entity: 'alert_rule',
-          entityId: before.id,
-          before: publicRule(before),
-          after: null,
-        });
+        await q.audit(
+          placeAudit(actor, before.place, {
+            action: 'delete',
+            entity: 'alert_rule',
+            entityId: before.id,
+            before: publicRule(before),
+            after: null,
+          }),
+        );
         await q.changed(changes);
       });
     },
@@ -399,14 +371,7 @@ export function createRuleRepository(database: Database) {
           );
           cleared += rows.length;
         }
-        if (raised + cleared > 0)
-          await q.changed({
-            kind: 'alert',
-            agentId: t.agentId,
-            companyId: t.companyId,
-            siteId: t.siteId,
-            terminalId: t.id,
-          });
+        if (raised + cleared > 0) await q.changed(alertChange(t));
         return { raised, cleared };
       });
     },
@@ -459,14 +424,7 @@ export function createRuleRepository(database: Database) {
           );
           const n = await raise(q, place, [{ ruleId: rule.id, severity: rule.severity, text, at: now }]);
           fired += n;
-          if (n)
-            changes.push({
-              kind: 'alert',
-              agentId: place.agentId,
-              companyId: place.companyId,
-              siteId: place.siteId,
-              terminalId: place.id,
-            });
+          if (n) changes.push(alertChange(place));
         }
         await q.changed(changes);
         return fired;
@@ -509,14 +467,7 @@ export function createRuleRepository(database: Database) {
            select rule_id from c`,
           [t.id, now],
         );
-        if (cleared.length)
-          await q.changed({
-            kind: 'alert',
-            agentId: t.agentId,
-            companyId: t.companyId,
-            siteId: t.siteId,
-            terminalId: t.id,
-          });
+        if (cleared.length) await q.changed(alertChange(t));
         return cleared.length;
       });
     },
@@ -604,14 +555,7 @@ export function createRuleRepository(database: Database) {
             },
           ]);
           fired += n;
-          if (n)
-            changes.push({
-              kind: 'alert',
-              agentId: place.agentId,
-              companyId: place.companyId,
-              siteId: place.siteId,
-              terminalId: place.id,
-            });
+          if (n) changes.push(alertChange(place));
         }
         await q.changed(changes);
         return fired;

@@ -1,17 +1,19 @@
+import type { Target } from '@forecourt/contract/targets';
+import type { ChangeInput } from './change-repository.ts';
+import { num } from './read-scope.ts';
+import { storedTargetReachesSql } from './target-sql.ts';
+import type { AuditEntry } from './unit-of-work.ts';
+
 /**
- * SQL shared by the alert rules and the maintenance windows (docs/rules-and-maintenance.md): whether a stored
- * target (the `scope_kind`, `scope_id`, `tags` columns of a rule or a window) reaches a terminal, and whether a
+ * What the alert rules and the maintenance windows share (docs/rules-and-maintenance.md): whether a stored target
+ * (the `scope_kind`, `scope_id`, `tags` columns of a rule or a window) reaches a terminal (target-sql.ts), whether a
  * window covers a terminal's site at an instant (`maintenance_covers`, created by migration 0009: one-off, or weekly
- * in the site's own time zone, DST-correct).
+ * in the site's own time zone, DST-correct), who may read them, and their rows' target, place, change and audit.
  */
 
-/** The stored target of alias `x` reaches the live terminal of alias `t`. */
+/** The stored target of alias `x` (its `scope_kind`, `scope_id`, `tags`) reaches the live terminal of alias `t`. */
 export const targetReachesSql = (x: string, t: string) =>
-  `(${t}.decommissioned_at is null and ${t}.tags @> ${x}.tags and
-    case ${x}.scope_kind when 'agent' then ${t}.agent_id = ${x}.scope_id
-                         when 'company' then ${t}.company_id = ${x}.scope_id
-                         when 'site' then ${t}.site_id = ${x}.scope_id
-                         else ${t}.id = ${x}.scope_id end)`;
+  storedTargetReachesSql({ kind: `${x}.scope_kind`, id: `${x}.scope_id`, tags: `${x}.tags` }, t);
 
 /** Window `w` covers, at `at` (an SQL expression), a terminal whose site is in time zone `tz` (an SQL expression). */
 export const windowCoversSql = (w: string, tz: string, at: string) =>
@@ -29,3 +31,50 @@ export const visibleToSql = (x: string, agent: string, companies: string, sites:
     or (${x}.scope_kind = 'agent' and ${x}.agent_id in (
           select agent_id from companies where id = any(${companies}::int[])
           union select agent_id from sites where id = any(${sites}::int[]))))`;
+
+/** Where a target's scope sits: copied onto a rule or a window so reads by scope are column comparisons. */
+export interface Place {
+  agentId: number;
+  companyId: number | null;
+  siteId: number | null;
+}
+
+/** Who writes a rule or a window: recorded on it and in the audit log. */
+export interface RuleActor {
+  userId: number;
+  username: string;
+}
+
+/** The columns of a stored target and its place, as a rule's or a window's row has them. */
+export interface StoredTargetRow {
+  scope_kind: string;
+  scope_id: number;
+  tags: string[];
+  agent_id: number;
+  company_id: number | null;
+  site_id: number | null;
+}
+
+/** A row's target in the API's shape, and the place copied from its scope. */
+export const storedTargetOf = (r: StoredTargetRow): { target: Target; place: Place } => ({
+  target: {
+    scope: { kind: r.scope_kind as Target['scope']['kind'], id: num(r.scope_id) },
+    tags: r.tags ?? [],
+  },
+  place: { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id },
+});
+
+/** The change of a place (a rule or a window written: 'fleet'; its alerts: 'alert'). */
+export const placeChange = (kind: 'fleet' | 'alert', p: Place): ChangeInput => ({
+  kind,
+  agentId: p.agentId,
+  companyId: p.companyId,
+  siteId: p.siteId,
+});
+
+/** The audit entry of a write to a rule or a window, under the agent of its place. */
+export const placeAudit = (
+  actor: RuleActor,
+  place: Place,
+  entry: Pick<AuditEntry, 'action' | 'entity' | 'entityId' | 'before' | 'after'>,
+): AuditEntry => ({ userId: actor.userId, username: actor.username, agentId: place.agentId, ...entry });

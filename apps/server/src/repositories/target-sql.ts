@@ -36,15 +36,31 @@ export function targetTerminalIdsSql(target: Target, p: Params): string {
 }
 
 /**
- * A predicate on the terminal `alias` for a target stored as jsonb (`expr`, e.g. `r.target`, in the API's shape
- * `{"scope": {"kind", "id"}, "tags": [...]}`): lets one statement match many stored targets against terminals, e.g.
- * the rules that reach the terminal a reading came from. Agrees with targetWhereSql (tested).
+ * A target stored in a row, as SQL expressions of its scope kind, scope id (an integer) and tags (a text[]), reaches
+ * the live terminal `alias`: the SQL function `target_reaches` (migration target_predicate), the one definition of
+ * the stored-target predicate, which the alerts' maintenance trigger calls too. It is a single SQL expression, so
+ * the planner inlines it: a statement sees the comparison itself, as if written in place.
+ */
+export function storedTargetReachesSql(
+  target: { kind: string; id: string; tags: string },
+  alias = 't',
+): string {
+  return `target_reaches(${target.kind}, ${target.id}, ${target.tags}, ${alias}.id, ${alias}.site_id,
+    ${alias}.company_id, ${alias}.agent_id, ${alias}.tags, ${alias}.decommissioned_at)`;
+}
+
+/**
+ * The same for a target stored as jsonb (`expr`, e.g. `r.target`, in the API's shape
+ * `{"scope": {"kind", "id"}, "tags": [...]}`; no `tags` means every terminal of the scope). Agrees with
+ * targetWhereSql (tested).
  */
 export function storedTargetMatchSql(expr: string, alias = 't'): string {
-  const column = Object.entries(SCOPE_COLUMN)
-    .map(([kind, col]) => `when '${kind}' then ${alias}.${col}`)
-    .join(' ');
-  return `(${alias}.decommissioned_at is null
-    and (case (${expr})->'scope'->>'kind' ${column} end) = ((${expr})->'scope'->>'id')::int
-    and ${alias}.tags @> array(select jsonb_array_elements_text(coalesce((${expr})->'tags', '[]'::jsonb))))`;
+  return storedTargetReachesSql(
+    {
+      kind: `(${expr})->'scope'->>'kind'`,
+      id: `((${expr})->'scope'->>'id')::int`,
+      tags: `array(select jsonb_array_elements_text(coalesce((${expr})->'tags', '[]'::jsonb)))`,
+    },
+    alias,
+  );
 }

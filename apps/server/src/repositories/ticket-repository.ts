@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.ts';
 import { tickets, type users } from '../db/schema/index.ts';
 import type { Row, SqlRow } from './rows.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export type ForwardState = 'stored' | 'pending' | 'forwarded' | 'failed';
 
@@ -18,23 +19,18 @@ export interface TicketToForward {
 export function createTicketRepository(database: Database) {
   const { db } = database;
   return {
-    async create(input: {
-      userId: number;
-      subject: string;
-      body: string;
-      forward: boolean;
-    }): Promise<number> {
-      const [row] = await db
-        .insert(tickets)
-        .values({
-          userId: input.userId,
-          subject: input.subject,
-          body: input.body,
-          forwardState: input.forward ? 'pending' : 'stored',
-          nextAttemptAt: input.forward ? new Date() : null,
-        })
-        .returning({ id: tickets.id });
-      return row.id;
+    /** Stores a ticket; one to forward is due at once. Answers its id. */
+    async insert(
+      tx: Tx,
+      input: { userId: number; subject: string; body: string; forward: boolean },
+    ): Promise<number> {
+      const [row] = await tx<Row<typeof tickets, 'id'>>(
+        `insert into tickets (user_id, subject, body, forward_state, next_attempt_at)
+         values ($1, $2, $3, $4, case when $5::boolean then now() end)
+         returning id`,
+        [input.userId, input.subject, input.body, input.forward ? 'pending' : 'stored', input.forward],
+      );
+      return Number(row.id);
     },
 
     async get(id: number) {

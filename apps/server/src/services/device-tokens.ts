@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { DeviceRepository, DeviceTerminal } from '../repositories/device-repository.ts';
+import type { DeviceTerminal } from '../repositories/device-repository.ts';
+import type { Repositories } from '../repositories/index.ts';
 
 const CACHE_MS = 15_000;
 const MAX_CACHED = 100_000;
@@ -16,17 +17,13 @@ export function readDeviceToken(header: string | string[] | undefined): string |
 
 /**
  * Per-terminal device secrets: 256 random bits shown once, stored as their sha-256 (a fast hash is enough for a
- * random secret; nothing to brute-force). Lookups are cached briefly; issuing a new token drops the terminal's
- * cached one at once and wakes the terminal's long-polls, which check the token in the database before anything is
- * handed out: a rotated token stops working at once, a waiting long-poll included
- * (docs/decisions/0005-commands-and-devices.md). On other nodes the same happens through the feed: the rotation
- * records a 'device' change, and every node drops its cached token and wakes its long-polls (plugins/node-sync.ts).
+ * random secret; nothing to brute-force). Lookups are cached briefly. Issuing a token (or retiring one) is a unit of
+ * work recording a 'device' change: every node, this one before `issue` answers, drops the terminal's cached token
+ * and wakes its long-polls, which check the token in the database before anything is handed out (plugins/node-sync.ts).
+ * A rotated token stops working at once, a waiting long-poll included (docs/decisions/0005-commands-and-devices.md).
  */
-export function createDeviceTokenService(
-  repo: DeviceRepository,
-  /** Called once a terminal's old token is retired, so whatever waits with it (a long-poll) ends now. */
-  onRetired: (terminalId: number) => void = () => {},
-) {
+export function createDeviceTokenService(repos: Pick<Repositories, 'devices' | 'work'>) {
+  const { devices: repo, work } = repos;
   const cache = new Map<string, { at: number; terminal: DeviceTerminal | null }>();
 
   function forgetTerminal(terminalId: number) {
@@ -57,19 +54,44 @@ export function createDeviceTokenService(
   }
 
   return {
-    async issue(terminalId: number, userId: number): Promise<string> {
+    /**
+     * A new token for the terminal (the old one stops working), with its audit entry: who provisioned it and when,
+     * never the secret (docs/product.md#fleet-administration). Answers the secret, shown only this once.
+     */
+    async issue(
+      terminalId: number,
+      by: { userId: number; username: string; agentId: number | null },
+    ): Promise<string> {
       const token = `fcd_${randomBytes(32).toString('base64url')}`;
-      await repo.setTokenHash(terminalId, hashDeviceToken(token), userId);
-      forgetTerminal(terminalId);
-      onRetired(terminalId);
+      await work.run(async (tx) => {
+        const place = {
+          ...(await repo.setTokenHash(tx, terminalId, hashDeviceToken(token), by.userId)),
+          terminalId,
+        };
+        // 'device': every node drops the old token and wakes the long-polls; 'fleet': the terminal now has a token.
+        await tx.changed([
+          { kind: 'device', ...place },
+          { kind: 'fleet', ...place },
+        ]);
+        await tx.audit({
+          userId: by.userId,
+          username: by.username,
+          agentId: by.agentId,
+          action: 'provision_token',
+          entity: 'terminal',
+          entityId: terminalId,
+          before: null,
+          after: { terminal: terminalId, issued_at: new Date().toISOString() },
+        });
+      });
       return token;
     },
 
-    /** Cuts the terminal's token off with no successor (decommissioning): it and its waiting long-polls get 401. */
+    /** Cuts the terminal's token off with no successor: it and its waiting long-polls get 401. */
     async retire(terminalId: number): Promise<void> {
-      await repo.deleteToken(terminalId);
-      forgetTerminal(terminalId);
-      onRetired(terminalId);
+      await work.run(async (tx) => {
+        if (await repo.deleteToken(tx, terminalId)) await tx.changed({ kind: 'device', terminalId });
+      });
     },
 
     async resolve(token: string): Promise<DeviceTerminal | null> {

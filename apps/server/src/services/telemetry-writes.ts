@@ -4,7 +4,7 @@ import { isDatabaseUnavailable } from '../lib/db-unavailable.ts';
 import type { DeviceTerminal, TelemetryWrite } from '../repositories/device-repository.ts';
 
 export interface TelemetryWriterOptions {
-  /** Stores writes of different terminals in one unit of work (repos.devices.storeTelemetry). */
+  /** Stores writes of different terminals in one unit of work (device-writes.ts `telemetry`). */
   store: (writes: readonly TelemetryWrite[]) => Promise<void>;
   log: FastifyBaseLogger;
   /**

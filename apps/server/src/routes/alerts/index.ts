@@ -15,8 +15,9 @@ import { SCOPE_KINDS } from '@forecourt/contract/scope';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { notFound } from '../../lib/errors.ts';
+import { answer } from '../../lib/domain-answer.ts';
 import { dataRoute } from '../../lib/read-routes.ts';
+import { createAlertService } from '../../services/alerts.ts';
 
 const an = (kind: string) => `a${kind === 'agent' ? 'n' : ''} ${kind}`;
 
@@ -27,6 +28,7 @@ const an = (kind: string) => `a${kind === 'agent' ? 'n' : ''} ${kind}`;
  */
 export async function alertRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const alerts = createAlertService(app.repos);
   for (const kind of SCOPE_KINDS) {
     dataRoute(app, {
       url: `/api/alerts/${kind}/:id/`,
@@ -111,18 +113,9 @@ export async function alertRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const id = request.target!.id;
       const principal = request.principal!;
-      const note = request.body?.note || null;
-      await app.repos.alerts.acknowledge(
-        id,
-        { userId: principal.userId, username: principal.username },
-        note,
-        new Date(),
-      );
-      const alert = await app.repos.alerts.byId(id);
-      if (!alert) throw notFound(`No alert with id ${id}.`);
-      return alert;
+      const by = { userId: principal.userId, username: principal.username };
+      return answer(alerts.acknowledge(request.target!.id, by, request.body?.note || null, new Date()));
     },
   );
 }

@@ -17,7 +17,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { badRequest, notFound, unauthorized } from '../../lib/errors.ts';
+import { answer } from '../../lib/domain-answer.ts';
+import { notFound, unauthorized } from '../../lib/errors.ts';
 import { parseId } from '../../plugins/scope.ts';
 import type { DeviceTerminal } from '../../repositories/device-repository.ts';
 import { parseBatch } from './parse-batch.ts';
@@ -44,6 +45,7 @@ export async function deviceRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const security = [{ device: [] }];
   const tags = ['device'];
+  const writes = app.deviceWrites;
 
   function write<T>(
     path: string,
@@ -71,7 +73,7 @@ export async function deviceRoutes(fastify: FastifyInstance) {
       },
       async (request, reply) => {
         const items = parseBatch(item, request.body, MAX_BATCH);
-        const accepted = await store(request.device!, items, new Date(), Array.isArray(request.body));
+        const accepted = await answer(store(request.device!, items, new Date(), Array.isArray(request.body)));
         app.metrics.deviceWrites(path, accepted);
         return reply.status(202).send({ accepted });
       },
@@ -88,42 +90,20 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     'events',
     DeviceEventSchema,
     "Events: become alerts (hardware issues are types 1, 2, 12, 13, 14, 15; 100 is reserved for alert rules). `{event_type, clear: true}` clears this terminal's active alerts of that type instead",
-    async (t, items, now) => {
-      await app.repos.devices.insertEvents(t, items, now);
-      return items.length;
-    },
+    (t, items, now) => writes.events(t, items, now),
   );
-  write('shocks', DeviceShockSchema, 'Shock readings', (t, items, now) =>
-    app.repos.devices.insertShocks(t, items, now),
-  );
+  write('shocks', DeviceShockSchema, 'Shock readings', (t, items, now) => writes.shocks(t, items, now));
   write(
     'transactions',
     DeviceTransactionSchema,
     'Fuel transactions (volume in litres and amount)',
-    async (t, items, now) => {
-      const stored = await app.repos.devices.insertTransactions(t, items);
-      await app.rules.transactions(t, items, now);
-      return stored;
-    },
+    (t, items, now) => writes.transactions(t, items, now),
   );
   write(
     'pumps/status',
     DevicePumpStatusSchema,
     "Pump status reports: each sets the pump's last_synapse_status (code 4000 = normal)",
-    async (t, items, now, batch) => {
-      const pumps = await app.repos.pumps.bySite(t.siteId);
-      const unknown = items.flatMap((e, i) =>
-        pumps.has(e.pump_no)
-          ? []
-          : [`${batch ? `[${i}].` : ''}pump_no: no pump ${e.pump_no} at this terminal's site`],
-      );
-      if (unknown.length) throw badRequest(unknown.slice(0, 20));
-      return app.repos.devices.insertPumpStatuses(
-        t,
-        items.map((e) => ({ ...e, pumpId: pumps.get(e.pump_no)! })),
-        now,
-      );
-    },
+    (t, items, now, batch) => writes.pumpStatuses(t, items, now, batch),
   );
 
   app.get(

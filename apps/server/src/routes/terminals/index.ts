@@ -143,19 +143,12 @@ export async function terminalRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const principal = request.principal!;
-      const token = await app.deviceTokens.issue(request.target!.id, principal.userId);
-      request.log.info({ terminal: request.target!.id }, 'device token issued');
-      // The audit names who provisioned it and when, never the secret (docs/product.md#fleet-administration).
-      await app.repos.audit.record({
+      const token = await app.deviceTokens.issue(request.target!.id, {
         userId: principal.userId,
         username: principal.username,
         agentId: principal.agentId,
-        action: 'provision_token',
-        entity: 'terminal',
-        entityId: request.target!.id,
-        before: null,
-        after: { terminal: request.target!.id, issued_at: new Date().toISOString() },
       });
+      request.log.info({ terminal: request.target!.id }, 'device token issued');
       reply.header('cache-control', 'no-store');
       return { token };
     },

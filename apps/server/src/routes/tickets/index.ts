@@ -12,6 +12,7 @@ import { badRequest, forbidden, notFound } from '../../lib/errors.ts';
 import { IdPathSchema } from '../../lib/route-schemas.ts';
 import { IDEMPOTENCY_DESCRIPTION } from '../../plugins/idempotency.ts';
 import { parseId } from '../../plugins/scope.ts';
+import { createTicketService } from '../../services/tickets.ts';
 import { kickTicketForwarder, zendeskConfig } from '../../services/zendesk.ts';
 
 const MISSING: Record<string, string> = {
@@ -22,6 +23,7 @@ const MISSING: Record<string, string> = {
 /** Support tickets: stored, then forwarded to Zendesk in the background when ZENDESK_* is set. */
 export async function ticketRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  const tickets = createTicketService(app.repos);
 
   r.post(
     '/api/zendesk/ticket/',
@@ -63,7 +65,7 @@ export async function ticketRoutes(app: FastifyInstance) {
         throw badRequest(errors, { error: true, error_text: errors[0] });
       }
       const forward = zendeskConfig(app.config) !== null;
-      const ticketId = await app.repos.tickets.create({
+      const ticketId = await tickets.open({
         userId: request.principal!.userId,
         subject: subject!.trim(),
         body: body!,

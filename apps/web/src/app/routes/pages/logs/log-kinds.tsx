@@ -96,6 +96,24 @@ const eventTypeOptions =
 const commandStates = (t: TFunction) =>
   COMMAND_STATES.map((s) => ({ value: s, label: t(commandStateKey(s)) }));
 
+/** The terminal column of a log whose rows name their terminal's site and id: `number` links to its page. */
+function terminalColumn<Row extends { site_id?: number | null; terminal_id?: number | null }>(
+  key: string,
+  number: (row: Row) => ReactNode,
+  wide = false,
+): LogColumn<Row> {
+  return {
+    key,
+    label: 'LOG_COL_TERMINAL',
+    render: (r) => (
+      <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
+        {number(r)}
+      </TerminalLink>
+    ),
+    ...(wide ? { wide } : {}),
+  };
+}
+
 const num = (v: number | null | undefined, unit = '') =>
   v === null || v === undefined ? '-' : `${Math.round(v * 10) / 10}${unit}`;
 
@@ -115,15 +133,7 @@ const alertColumns: LogColumn<Alert>[] = [
     ),
   },
   { key: 'text', label: 'LOG_COL_TEXT', render: (r) => r.text, wide: true },
-  {
-    key: 'number',
-    label: 'LOG_COL_TERMINAL',
-    render: (r) => (
-      <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
-        {r.number}
-      </TerminalLink>
-    ),
-  },
+  terminalColumn('number', (r) => r.number),
   { key: 'site_name', label: 'LOG_COL_SITE', render: (r) => r.site_name },
   { key: 'customer_name', label: 'LOG_COL_COMPANY', render: (r) => r.customer_name, wide: true },
   {
@@ -301,15 +311,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
           </Badge>
         ),
       },
-      {
-        key: 'number',
-        label: 'LOG_COL_TERMINAL',
-        render: (r) => (
-          <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
-            {r.number}
-          </TerminalLink>
-        ),
-      },
+      terminalColumn('number', (r) => r.number),
       { key: 'title', label: 'LOG_COL_SITE', render: (r) => r.title },
       { key: 'customer_name', label: 'LOG_COL_COMPANY', render: (r) => r.customer_name, wide: true },
     ],
@@ -332,15 +334,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
     RebootLogEntrySchema,
     [
       commandRequested,
-      {
-        key: 'terminal_number',
-        label: 'LOG_COL_TERMINAL',
-        render: (r) => (
-          <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
-            {r.terminal_number}
-          </TerminalLink>
-        ),
-      },
+      terminalColumn('terminal_number', (r) => r.terminal_number),
       { key: 'site_title', label: 'LOG_COL_SITE', render: (r) => r.site_title, wide: true },
       {
         key: 'reboot_type',
@@ -378,16 +372,7 @@ export const LOG_KINDS: Record<LogKindKey, LogKind> = {
         render: (r) => <CommandStateBadge state={r.state} />,
       },
       ...commandTail,
-      {
-        key: 'terminal_number',
-        label: 'LOG_COL_TERMINAL',
-        render: (r) => (
-          <TerminalLink siteId={r.site_id} terminalId={r.terminal_id}>
-            {r.terminal_number}
-          </TerminalLink>
-        ),
-        wide: true,
-      },
+      terminalColumn('terminal_number', (r) => r.terminal_number, true),
     ],
     [
       { name: 'pump', type: 'number', label: 'LOG_FILTER_PUMP' },

@@ -1,5 +1,5 @@
 import type { SiteDetail } from '@forecourt/contract/fleet';
-import { logPath } from '@forecourt/contract/log-paths';
+import { type LogKindKey, logPath } from '@forecourt/contract/log-paths';
 import { levelColor } from '@forecourt/contract/rules';
 import type { TelemetrySignal } from '@forecourt/contract/telemetry-history';
 import type { Command } from '@forecourt/contract/terminals';
@@ -190,74 +190,117 @@ export function LatestReadingsCard({
   );
 }
 
-/** The terminal's newest alerts (its site's alert log, filtered to it). */
-export function RecentAlertsCard({
-  siteId,
-  terminalId,
-  terminalNumber,
-  timeZone,
+/**
+ * A terminal's newest entries of one log, each a list item (`children` renders its content), and a link to its
+ * site's log of that kind filtered to the terminal.
+ */
+function RecentCard<Row extends { id: number }>({
+  query,
+  rows,
+  title,
+  emptyMessage,
+  testId,
+  log,
+  allLabel,
+  muted,
+  children,
 }: {
-  siteId: number;
-  terminalId: number;
-  terminalNumber: string;
-  timeZone?: string;
+  query: Parameters<typeof widgetQueryState>[0];
+  rows: Row[];
+  title: string;
+  emptyMessage: string;
+  testId: string;
+  log: { kind: LogKindKey; siteId: number; terminalNumber: string };
+  allLabel: string;
+  /** A row shown muted (a silenced alert). */
+  muted?: (row: Row) => boolean;
+  children: (row: Row) => ReactNode;
 }) {
-  const { t } = useTranslation();
-  const locale = useLocale();
-  const query = useQuery(terminalPageQueries.recentAlerts(siteId, terminalId, terminalNumber));
-  const rows = query.data ?? [];
   return (
     <WidgetCard
       {...widgetQueryState(query)}
-      title={t('TERMINAL_PAGE_RECENT_ALERTS')}
+      title={title}
       empty={rows.length === 0}
-      emptyMessage={t('NO_EVENTS')}
-      data-testid="terminal-alerts"
+      emptyMessage={emptyMessage}
+      data-testid={testId}
       footer={
         <Anchor
           component={Link}
-          to={`${logPath('alert', 'site', siteId)}?terminal=${encodeURIComponent(terminalNumber)}`}
+          to={`${logPath(log.kind, 'site', log.siteId)}?terminal=${encodeURIComponent(log.terminalNumber)}`}
           size="xs"
         >
-          {t('TERMINAL_PAGE_ALL_ALERTS')}
+          {allLabel}
         </Anchor>
       }
     >
       <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
-        {rows.map((a) => (
+        {rows.map((row) => (
           <li
-            key={a.id}
-            data-silenced={a.silenced || undefined}
-            style={a.silenced ? SILENCED_ROW_STYLE : undefined}
+            key={row.id}
+            data-silenced={muted?.(row) || undefined}
+            style={muted?.(row) ? SILENCED_ROW_STYLE : undefined}
           >
             <Group gap="xs" wrap="nowrap" align="flex-start" justify="space-between">
-              <Stack gap={2} style={{ minWidth: 0 }}>
-                <Group gap={6} wrap="wrap">
-                  <SeverityBadge severity={a.severity} />
-                  {a.silenced && <SilencedBadge />}
-                  <Text size="sm" fw={600}>
-                    {a.issue}
-                  </Text>
-                </Group>
-                <Text size="xs" c="dimmed">
-                  <time dateTime={a.started_at}>
-                    {formatLogTime(a.started_at, a.timezone || timeZone, locale)}
-                  </time>
-                </Text>
-              </Stack>
-              <Badge
-                color={a.state === 'active' ? 'red' : 'gray'}
-                variant={a.state === 'active' ? 'light' : 'outline'}
-                radius="sm"
-                style={{ flex: 'none' }}
-              >
-                {t(a.state === 'active' ? 'ALERT_ACTIVE' : 'ALERT_CLEARED')}
-              </Badge>
+              {children(row)}
             </Group>
           </li>
         ))}
       </Stack>
     </WidgetCard>
+  );
+}
+
+/** The terminal a card of its page shows, and its site's time zone. */
+interface TerminalOfCard {
+  siteId: number;
+  terminalId: number;
+  terminalNumber: string;
+  timeZone?: string;
+}
+
+/** The terminal's newest alerts (its site's alert log, filtered to it). */
+export function RecentAlertsCard({ siteId, terminalId, terminalNumber, timeZone }: TerminalOfCard) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const query = useQuery(terminalPageQueries.recentAlerts(siteId, terminalId, terminalNumber));
+  return (
+    <RecentCard
+      query={query}
+      rows={query.data ?? []}
+      title={t('TERMINAL_PAGE_RECENT_ALERTS')}
+      emptyMessage={t('NO_EVENTS')}
+      testId="terminal-alerts"
+      log={{ kind: 'alert', siteId, terminalNumber }}
+      allLabel={t('TERMINAL_PAGE_ALL_ALERTS')}
+      muted={(a) => a.silenced}
+    >
+      {(a) => (
+        <>
+          <Stack gap={2} style={{ minWidth: 0 }}>
+            <Group gap={6} wrap="wrap">
+              <SeverityBadge severity={a.severity} />
+              {a.silenced && <SilencedBadge />}
+              <Text size="sm" fw={600}>
+                {a.issue}
+              </Text>
+            </Group>
+            <Text size="xs" c="dimmed">
+              <time dateTime={a.started_at}>
+                {formatLogTime(a.started_at, a.timezone || timeZone, locale)}
+              </time>
+            </Text>
+          </Stack>
+          <Badge
+            color={a.state === 'active' ? 'red' : 'gray'}
+            variant={a.state === 'active' ? 'light' : 'outline'}
+            radius="sm"
+            style={{ flex: 'none' }}
+          >
+            {t(a.state === 'active' ? 'ALERT_ACTIVE' : 'ALERT_CLEARED')}
+          </Badge>
+        </>
+      )}
+    </RecentCard>
   );
 }
 
@@ -273,56 +316,34 @@ function commandTitle(t: TFunction, c: Command): string {
 }
 
 /** The terminal's newest commands: its reboots and the commands of the pumps it carries. */
-export function RecentCommandsCard({
-  siteId,
-  terminalId,
-  terminalNumber,
-  timeZone,
-}: {
-  siteId: number;
-  terminalId: number;
-  terminalNumber: string;
-  timeZone?: string;
-}) {
+export function RecentCommandsCard({ siteId, terminalId, terminalNumber, timeZone }: TerminalOfCard) {
   const { t } = useTranslation();
   const locale = useLocale();
   const query = useQuery(commandQueries.timeline('terminal', terminalId));
-  const rows = (query.data ?? []).slice(0, RECENT_LIMIT);
   return (
-    <WidgetCard
-      {...widgetQueryState(query)}
+    <RecentCard
+      query={query}
+      rows={(query.data ?? []).slice(0, RECENT_LIMIT)}
       title={t('TERMINAL_PAGE_RECENT_COMMANDS')}
-      empty={rows.length === 0}
       emptyMessage={t('TERMINAL_PAGE_NO_COMMANDS')}
-      data-testid="terminal-commands"
-      footer={
-        <Anchor
-          component={Link}
-          to={`${logPath('reboot', 'site', siteId)}?terminal=${encodeURIComponent(terminalNumber)}`}
-          size="xs"
-        >
-          {t('TERMINAL_PAGE_ALL_REBOOTS')}
-        </Anchor>
-      }
+      testId="terminal-commands"
+      log={{ kind: 'reboot', siteId, terminalNumber }}
+      allLabel={t('TERMINAL_PAGE_ALL_REBOOTS')}
     >
-      <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
-        {rows.map((c) => (
-          <li key={c.id}>
-            <Group gap="xs" wrap="nowrap" align="flex-start" justify="space-between">
-              <Stack gap={2} style={{ minWidth: 0 }}>
-                <Text size="sm" fw={600}>
-                  {commandTitle(t, c)}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  <time dateTime={c.created_at}>{formatLogTime(c.created_at, timeZone, locale)}</time>
-                  {c.requested_by ? ` · ${c.requested_by}` : ''}
-                </Text>
-              </Stack>
-              <CommandStateBadge state={c.state} />
-            </Group>
-          </li>
-        ))}
-      </Stack>
-    </WidgetCard>
+      {(c) => (
+        <>
+          <Stack gap={2} style={{ minWidth: 0 }}>
+            <Text size="sm" fw={600}>
+              {commandTitle(t, c)}
+            </Text>
+            <Text size="xs" c="dimmed">
+              <time dateTime={c.created_at}>{formatLogTime(c.created_at, timeZone, locale)}</time>
+              {c.requested_by ? ` · ${c.requested_by}` : ''}
+            </Text>
+          </Stack>
+          <CommandStateBadge state={c.state} />
+        </>
+      )}
+    </RecentCard>
   );
 }
