@@ -4,7 +4,8 @@ import { sessionStore, setToken } from '../../lib/auth/session.ts';
 import { makeUser } from '../../testing/factories.ts';
 import { fakeJwt, json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderApp } from '../../testing/render.tsx';
-import { MIN_ROTATE_S, nextDashboard, parseKiosk, useKioskSession, wallScreenDashboards } from './kiosk.ts';
+import { MIN_ROTATE_S, parseKiosk } from './kiosk.ts';
+import { nextDashboard, useKioskSession, wallScreenDashboards } from './kiosk-mode.tsx';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -99,46 +99,30 @@ export function adminMenu(scope: Scope | null): MenuItem | null {
   };
 }
 
-/** Notifications: agents and company users (site users get 403 from its API). */
-export function notificationsMenu(scope: Scope | null): MenuItem | null {
-  if (scope?.kind !== 'agent' && scope?.kind !== 'company') return null;
-  return { label: 'MENU_NOTIFICATIONS', to: paths.notifications, icon: 'notifications' };
-}
-
-/** 'Reports': every user with a scope (availability and alerts of that scope, and schedules). */
-export function reportsMenu(scope: Scope | null): MenuItem | null {
-  return scope ? { label: 'MENU_REPORTS', to: paths.reports, icon: 'reports' } : null;
-}
-
-/** The 'Software' entry (packages and rollouts): agents only. */
-export function softwareMenu(scope: Scope | null): MenuItem | null {
-  if (scope?.kind !== 'agent') return null;
-  return { label: 'MENU_SOFTWARE', to: paths.software, icon: 'software' };
-}
-
 /**
- * Alert rules (agents and company users; site users only read them, so the page is not offered) and maintenance
- * windows (every role with a scope).
+ * The pages of the menu's first level after the Logs, in menu order, each for the roles that may use it: alert
+ * rules (site users only read them, so the page is not offered to them), maintenance windows, reports, notifications
+ * (site users get 403 from their API) and software (agents only).
  */
-export function operationsMenu(scope: Scope | null): MenuItem[] {
-  if (!scope) return [];
-  const rules: MenuItem = { label: 'MENU_RULES', to: paths.rules, icon: 'rules' };
-  const maintenance: MenuItem = { label: 'MENU_MAINTENANCE', to: paths.maintenance, icon: 'maintenance' };
-  return scope.kind === 'site' ? [maintenance] : [rules, maintenance];
-}
+const PAGES: [MenuItem, Scope['kind'][]][] = [
+  [{ label: 'MENU_RULES', to: paths.rules, icon: 'rules' }, ['agent', 'company']],
+  [{ label: 'MENU_MAINTENANCE', to: paths.maintenance, icon: 'maintenance' }, ['agent', 'company', 'site']],
+  [{ label: 'MENU_REPORTS', to: paths.reports, icon: 'reports' }, ['agent', 'company', 'site']],
+  [{ label: 'MENU_NOTIFICATIONS', to: paths.notifications, icon: 'notifications' }, ['agent', 'company']],
+];
+const SOFTWARE: MenuItem = { label: 'MENU_SOFTWARE', to: paths.software, icon: 'software' };
 
 /**
- * The menu of a user: Dashboard, Profile, their Logs, Rules and Maintenance, Reports, Notifications (agents and company users),
- * Administration and Software (agents), then the UI features.
+ * The menu of a user: Dashboard, Profile, their Logs, Rules, Maintenance, Reports, Notifications, Administration and
+ * Software (agents), then the UI features; each page only for the roles that may use it.
  */
 export function menuFor(scope: Scope | null): MenuItem[] {
+  if (!scope) return MENU_ITEMS;
   const own = [
     logMenu(scope),
-    ...operationsMenu(scope),
-    reportsMenu(scope),
-    notificationsMenu(scope),
+    ...PAGES.filter(([, kinds]) => kinds.includes(scope.kind)).map(([item]) => item),
     adminMenu(scope),
-    softwareMenu(scope),
+    scope.kind === 'agent' ? SOFTWARE : null,
   ].filter((m): m is MenuItem => m !== null);
-  return own.length ? [MENU_ITEMS[0], MENU_ITEMS[1], ...own, ...MENU_ITEMS.slice(2)] : MENU_ITEMS;
+  return [MENU_ITEMS[0], MENU_ITEMS[1], ...own, ...MENU_ITEMS.slice(2)];
 }

@@ -1,5 +1,6 @@
 import { Box, Button, NavLink, Stack } from '@mantine/core';
 import {
+  IconAlertTriangle,
   IconBell,
   IconComponents,
   IconDashboard,
@@ -8,6 +9,7 @@ import {
   IconPackage,
   IconReportAnalytics,
   IconSettings,
+  IconTool,
   IconUserCircle,
 } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -28,8 +30,8 @@ const ICONS = {
   admin: IconSettings,
   reports: IconReportAnalytics,
   software: IconPackage,
-  rules: IconListDetails,
-  maintenance: IconListDetails,
+  rules: IconAlertTriangle,
+  maintenance: IconTool,
 };
 
 /** Entries of the menu's first level draw their icon; those inside a group do not. */

@@ -1,7 +1,7 @@
 import '../../theme/frame-styles.ts';
 import { AppShell } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { type ReactNode, useCallback, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect } from 'react';
 import { Navigate, useRoutes } from 'react-router';
 import { useOnDemand, useOpenAfterMount } from '../../components/on-demand.tsx';
 import { useCancelLiveOnNavigate } from '../../lib/api/live.ts';
@@ -12,10 +12,13 @@ import { DataProviders } from '../data-providers.tsx';
 import { pagesRoutes } from '../routes/pages-routes.tsx';
 import { FrameFooter } from './frame-footer.tsx';
 import { FrameHeader, settingsModule } from './frame-header.tsx';
-import { useKiosk, useKioskRotation, useKioskSession } from './kiosk.ts';
+import { type KioskMode, useKiosk } from './kiosk.ts';
 import { LayoutColumns } from './layout-columns.tsx';
 import { MenuSidebar } from './menu-sidebar.tsx';
 import { useSessionWatch } from './use-session-watch.ts';
+
+// What a wall screen does while it shows (rotation, its session kept alive): loaded only when one opens.
+const KioskRunner = lazy(() => import('./kiosk-mode.tsx'));
 
 /** Menu sidebar width (13rem). */
 const SIDEBAR_WIDTH = 208;
@@ -39,16 +42,17 @@ function Frame() {
   useLiveStream();
   useCancelLiveOnNavigate();
   const kiosk = useKiosk();
-  useKioskSession(kiosk.on);
-  useKioskRotation(kiosk);
-  if (kiosk.on) return <KioskFrame />;
+  if (kiosk.on) return <KioskFrame mode={kiosk} />;
   return <FullFrame />;
 }
 
 /** A wall screen (`?kiosk=1`, app/frame/kiosk.ts): the dashboard alone, no header, sidebars or footer. */
-function KioskFrame() {
+function KioskFrame({ mode }: { mode: KioskMode }) {
   return (
     <main className="fc-main fc-kiosk">
+      <Suspense fallback={null}>
+        <KioskRunner mode={mode} />
+      </Suspense>
       <div className="fc-main-inner">
         <PagesRoutes />
       </div>

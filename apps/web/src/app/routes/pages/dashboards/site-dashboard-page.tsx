@@ -3,7 +3,6 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { siteQueries } from '../../../../lib/api/sites.ts';
 import { whenFirstViewDrawn } from '../../../../lib/when-first-view-drawn.ts';
-import { MaintenanceButton } from '../maintenance/maintenance-button.tsx';
 import { Board } from './board.tsx';
 import { DashboardHeader } from './dashboard-grid.tsx';
 import { useRouteIds } from './dashboard-ids.ts';
@@ -11,6 +10,9 @@ import { DashboardNotFound } from './dashboard-not-found.tsx';
 
 // Fetched and drawn only once the dashboard's first view is on screen: not part of its first load.
 const SiteAvailability = lazy(() => import('./site-availability.tsx'));
+const MaintenanceButton = lazy(() =>
+  import('../maintenance/maintenance-button.tsx').then((m) => ({ default: m.MaintenanceButton })),
+);
 
 /** `#/company/{companyId}/site/{siteId}/dashboard`: one site's pumps, terminals and activity. */
 export default function SiteDashboardPage() {
@@ -47,7 +49,13 @@ function SiteDashboard({ siteId }: { siteId: number }) {
             </Suspense>
           )
         }
-        actions={<MaintenanceButton target={{ scope: { kind: 'site', id: siteId }, tags: [] }} />}
+        actions={
+          drawn && (
+            <Suspense fallback={null}>
+              <MaintenanceButton target={{ scope: { kind: 'site', id: siteId }, tags: [] }} />
+            </Suspense>
+          )
+        }
       />
       <Board board="site" scope={scope} />
     </>
