@@ -497,6 +497,10 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
       // Half past this hour (UTC and London agree in winter), so every sale falls in the same local hour.
       const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 1_800_000);
       const week = 7 * 86_400_000;
+      // A terminal with no history of its own: the demo seed's sales (rolled up too) are taken away first.
+      for (const table of ['transactions', 'sales_hours', 'sales_terminals']) {
+        await t.database.query(`delete from ${table} where terminal_id = $1`, [f.plainTerminalId]);
+      }
       // 28 days of history: 6 sales at this hour of each of the last four weeks.
       const history = [1, 2, 3, 4].flatMap((w) =>
         Array.from({ length: 6 }, (_, i) => ({
