@@ -81,7 +81,9 @@ export async function softwareRoutes(fastify: FastifyInstance) {
         }
       } catch (err) {
         if (upload) await app.software.discard(upload.id).catch(() => {});
-        if (err instanceof PackageTooLarge) throw tooLarge(maxMb);
+        if (err instanceof PackageTooLarge || (err as { statusCode?: number }).statusCode === 413)
+          throw tooLarge(maxMb);
+        if (isMalformedForm(err)) throw badRequest(`${SOFTWARE_TEXTS.multipart} (${(err as Error).message})`);
         throw err;
       }
       if (!upload) {
@@ -181,5 +183,20 @@ export async function softwareRoutes(fastify: FastifyInstance) {
       if (pkg.size === 0) return reply.send(Buffer.alloc(0));
       return reply.send(Readable.from(app.software.bytes(pkg, span)));
     },
+  );
+}
+
+/**
+ * Whether an error is the form parser's refusal of a body that is not well-formed multipart/form-data (busboy's
+ * "Unexpected end of form", "Malformed part header", a missing boundary, or @fastify/multipart's own 4xx errors),
+ * as opposed to a failure of the server (the database) while the file was stored.
+ */
+function isMalformedForm(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const status = (err as { statusCode?: number }).statusCode;
+  if ((err as { code?: string }).code?.startsWith('FST_') && status !== undefined && status < 500)
+    return true;
+  return /unexpected end of (form|file)|malformed part header|boundary not found|multipart/i.test(
+    err.message,
   );
 }
