@@ -1,7 +1,6 @@
 import { neutraliseCsvCell } from '@forecourt/contract/csv';
 import type { AlertsReportRow, AvailabilityReport, ReportKind } from '@forecourt/contract/reports';
 import { stringify } from 'csv-stringify/sync';
-import PDFDocument from 'pdfkit';
 
 /** What a report file says about itself: which report, of what, over which period. */
 export interface ReportHeading {
@@ -172,7 +171,15 @@ function table(
   doc.x = left;
 }
 
-function render(draw: (doc: Doc) => void, title: string): Promise<Buffer> {
+/**
+ * pdfkit (its fonts and their metrics, ~25 MB) is loaded the first time a PDF is made, not when the server starts:
+ * most nodes never make one.
+ */
+let pdfkit: Promise<{ default: new (options: PDFKit.PDFDocumentOptions) => Doc }> | null = null;
+
+async function render(draw: (doc: Doc) => void, title: string): Promise<Buffer> {
+  pdfkit ??= import('pdfkit') as unknown as NonNullable<typeof pdfkit>;
+  const { default: PDFDocument } = await pdfkit;
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: title, Creator: 'Forecourt' } });
     const chunks: Buffer[] = [];
