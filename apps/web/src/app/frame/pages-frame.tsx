@@ -1,7 +1,7 @@
 import '../../theme/frame-styles.ts';
 import { AppShell } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { lazy, type ReactNode, Suspense, useCallback, useEffect } from 'react';
+import { lazy, type ReactNode, Suspense, useCallback, useEffect, useLayoutEffect } from 'react';
 import { Navigate, useRoutes } from 'react-router';
 import { useOnDemand, useOpenAfterMount } from '../../components/on-demand.tsx';
 import { useCancelLiveOnNavigate } from '../../lib/api/live.ts';
@@ -48,6 +48,13 @@ function Frame() {
 
 /** A wall screen (`?kiosk=1`, app/frame/kiosk.ts): the dashboard alone, no header, sidebars or footer. */
 function KioskFrame({ mode }: { mode: KioskMode }) {
+  // The larger type is on from the first paint; the rest of the wall screen's work loads with KioskRunner.
+  useLayoutEffect(() => {
+    document.documentElement.dataset.kiosk = '';
+    return () => {
+      delete document.documentElement.dataset.kiosk;
+    };
+  }, []);
   return (
     <main className="fc-main fc-kiosk">
       <Suspense fallback={null}>
