@@ -51,8 +51,17 @@ export async function renameDatabase(from: string, to: string): Promise<void> {
   await admin(async (c) => {
     await c.query(`drop database if exists ${to} with (force)`);
     // A stopped server's last connection may still be closing; a rename needs the database to itself.
-    await c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [from]);
-    await c.query(`alter database ${from} rename to ${to}`);
+    // pg_terminate_backend does not wait for the backend to exit: retry the rename for a few seconds.
+    for (let attempt = 1; ; attempt++) {
+      await c.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [from]);
+      try {
+        await c.query(`alter database ${from} rename to ${to}`);
+        return;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
   });
 }
 
