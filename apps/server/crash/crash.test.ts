@@ -1,6 +1,6 @@
 /**
  * The reliability suite (`npm run test:crash`, also run by `npm test`): the real server as a process, killed
- * with SIGKILL while devices write and while commands are queued, on PGlite and on PostgreSQL; and the
+ * with SIGKILL while devices write, while commands are queued and in the middle of a rollout's wave, on PGlite and on PostgreSQL; and the
  * database stopped and started under polling. See docs/deploying.md.
  */
 import assert from 'node:assert/strict';
@@ -195,6 +195,152 @@ for (const engine of all) {
         [...handedOut].sort((a, b) => a - b),
         [...queued].sort((a, b) => a - b),
         'each queued command handed out once',
+      );
+    });
+
+    it('a rollout wave cut by a crash sends each terminal one install and loses none', async () => {
+      await server?.stop();
+      let current = await start();
+      const me = await api<{ agent: number }>(`${current.url}/api/user/`, { token: agent });
+      // The package: a few bytes, its own version.
+      const form = new FormData();
+      form.set('name', 'crash firmware');
+      form.set('version', 'crash-1.0');
+      form.set('file', new Blob([Buffer.alloc(4096, 3)]), 'fw.bin');
+      const up = await fetch(`${current.url}/api/software/`, {
+        method: 'POST',
+        headers: { authorization: `JWT ${agent}` },
+        body: form,
+      });
+      assert.equal(up.status, 201, await up.clone().text());
+      const pkg = (await up.json()) as { id: number };
+      for (const id of TERMINALS) {
+        const r = await api(`${current.url}/api/admin/terminals/${id}/`, {
+          method: 'PATCH',
+          token: agent,
+          body: { tags: ['crash-rollout'] },
+        });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+      }
+      // Terminal 1 already runs it (skipped); the others form one wave.
+      const v = await api(`${current.url}/api/device/v1/telemetry`, {
+        method: 'POST',
+        device: devices.get(1),
+        body: [{ at: new Date().toISOString(), software_version: 'crash-1.0' }],
+      });
+      assert.equal(v.status, 202, JSON.stringify(v.body));
+      for (let i = 0; i < 60; i++) {
+        const t1 = await api<{ software_version: string | null }>(`${current.url}/api/admin/terminals/1/`, {
+          token: agent,
+        });
+        if (t1.body.software_version === 'crash-1.0') break;
+        await sleep(250);
+      }
+      const created = await api<{ id: number }>(`${current.url}/api/rollouts/`, {
+        method: 'POST',
+        token: agent,
+        body: {
+          package_id: pkg.id,
+          target: { scope: { kind: 'agent', id: me.body.agent }, tags: ['crash-rollout'] },
+          waves: [100],
+          wave_wait_s: 600,
+          max_failure_pct: 100,
+        },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const rolloutId = created.body.id;
+
+      const installs = new Map<number, number[]>(TERMINALS.map((id) => [id, []]));
+      const fetchInstalls = async (terminal: number, wait: number) => {
+        const r = await api<Array<{ id: number; kind: string; software_id?: number }>>(
+          `${current.url}/api/device/v1/commands?wait=${wait}`,
+          { device: devices.get(terminal), timeoutMs: (wait + 10) * 1000 },
+        );
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        const mine = r.body.filter((c) => c.kind === 'install' && c.software_id === pkg.id);
+        installs.get(terminal)!.push(...mine.map((c) => c.id));
+        return mine;
+      };
+      const ack = async (id: number, result: 'ok' | 'failed') => {
+        const r = await api(`${current.url}/api/device/v1/commands/${id}/ack`, {
+          method: 'POST',
+          device: devices.get(TERMINALS.find((t) => installs.get(t)!.includes(id))!),
+          body: result === 'ok' ? { result } : { result, detail: 'checksum mismatch' },
+        });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+      };
+      const report = (terminal: number) =>
+        api(`${current.url}/api/device/v1/telemetry`, {
+          method: 'POST',
+          device: devices.get(terminal),
+          body: [{ at: new Date().toISOString(), software_version: 'crash-1.0' }],
+        });
+
+      // Terminal 2 takes its install (the leader sends the wave within a tick) and acks it; terminal 3 takes its
+      // own but has not answered; terminal 4 has not fetched yet. Then the server is killed.
+      const [c2] = await fetchInstalls(2, 20);
+      assert.ok(c2, 'terminal 2 received its install');
+      await ack(c2.id, 'ok');
+      const [c3] = await fetchInstalls(3, 20);
+      assert.ok(c3, 'terminal 3 received its install');
+      await current.crash();
+      current = await start();
+      server = current;
+
+      // After the restart everyone polls twice: only terminal 4's install is still to hand out.
+      for (let round = 0; round < 2; round++) for (const id of TERMINALS) await fetchInstalls(id, 0);
+      const [c4] = installs.get(4)!;
+      assert.ok(c4, 'terminal 4 received its install after the restart');
+      await ack(c3.id, 'failed');
+      await ack(c4, 'ok');
+      for (const id of [2, 4]) assert.equal((await report(id)).status, 202);
+
+      let final: { state: string; counts: Record<string, number> } | undefined;
+      for (let i = 0; i < 120 && final?.state !== 'completed'; i++) {
+        await sleep(500);
+        final = (await api<typeof final>(`${current.url}/api/rollouts/${rolloutId}/`, { token: agent })).body;
+      }
+      assert.equal(final?.state, 'completed', JSON.stringify(final));
+      const rows = await api<Array<{ terminal: { id: number }; status: string }>>(
+        `${current.url}/api/rollouts/${rolloutId}/terminals/`,
+        { token: agent },
+      );
+      const status = Object.fromEntries(rows.body.map((r) => [r.terminal.id, r.status]));
+      assert.deepEqual(status, { 1: 'skipped', 2: 'done', 3: 'failed', 4: 'done' });
+      assert.deepEqual(
+        [final!.counts.pending, final!.counts.sent, final!.counts.installing],
+        [0, 0, 0],
+        'nothing left in flight',
+      );
+      assert.equal(final!.counts.done, 2);
+      assert.equal(final!.counts.failed, 1);
+      assert.equal(final!.counts.skipped, 1);
+      for (const id of TERMINALS)
+        assert.ok(
+          installs.get(id)!.length <= 1,
+          `terminal ${id} received ${installs.get(id)!.length} installs`,
+        );
+      assert.deepEqual(
+        TERMINALS.map((id) => installs.get(id)!.length),
+        [0, 1, 1, 1],
+      );
+      // The database agrees: one install command per terminal of the rollout, whatever the devices saw.
+      await current.stop();
+      server = null;
+      const perTerminal = await engine.inspect((query) =>
+        query<{ terminal_id: number; n: number }>(
+          `select terminal_id, count(*)::int as n from commands
+            where kind = 'install' and (payload->>'software_id')::int = $1 group by terminal_id order by terminal_id`,
+          [pkg.id],
+        ),
+      );
+      assert.deepEqual(
+        perTerminal.map((r) => [r.terminal_id, r.n]),
+        [
+          [2, 1],
+          [3, 1],
+          [4, 1],
+        ],
       );
     });
   });

@@ -219,6 +219,20 @@ describe.skipIf(postgresUnavailable)('software rollouts', { timeout: 120_000 }, 
     }
     expect((await get('/api/rollouts/999999/')).statusCode).toBe(404);
     await post(`/api/rollouts/${r.id}/cancel/`);
+    // Another agent's rollout: every call on it is 403 to this agent, and its list leaves it out.
+    const other = await create({ target });
+    await t.database.query(
+      'update rollouts set agent_id = (select agent_id from terminals where id = $2) where id = $1',
+      [other.id, f.outsider.terminalId],
+    );
+    expect((await get(`/api/rollouts/${other.id}/`)).statusCode).toBe(403);
+    expect((await get(`/api/rollouts/${other.id}/terminals/`)).statusCode).toBe(403);
+    for (const action of ['pause', 'resume', 'cancel'])
+      expect((await post(`/api/rollouts/${other.id}/${action}/`)).statusCode).toBe(403);
+    const listed = z.array(z.object({ id: z.number() })).parse((await get('/api/rollouts/')).json());
+    expect(listed.map((x) => x.id)).not.toContain(other.id);
+    await t.database.query('update rollouts set agent_id = $2 where id = $1', [other.id, agentId]);
+    await post(`/api/rollouts/${other.id}/cancel/`);
   });
 
   it('skips terminals on the version, sends each wave its share, done only after the version report', async () => {

@@ -25,6 +25,8 @@ export interface ServerOptions {
   nodeArgs?: string[];
   /** Run the compiled server (`apps/server/dist/server.js`, what `npm start` runs) instead of the sources. */
   compiled?: boolean;
+  /** Called with every line the server prints (its log). */
+  onLine?: (line: string) => void;
 }
 
 export interface ServerHandle {
@@ -85,6 +87,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerHandle> {
   const keep = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
       if (!line.trim()) continue;
+      opts.onLine?.(line);
       if (opts.echoSeed && line.includes('[seed:')) console.log(`  ${line.trim()}`);
       output.push(line);
       if (output.length > 200) output.shift();

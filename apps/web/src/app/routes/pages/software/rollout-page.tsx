@@ -29,6 +29,26 @@ import { AgentsOnly, STATUS_COLORS, StateBadge, StatusBadge } from './rollout-pa
 
 type Action = 'pause' | 'resume' | 'cancel';
 
+type T = ReturnType<typeof useTranslation>['t'];
+
+/**
+ * The server's `paused_reason` in the reader's language: an automatic pause (contract `autoPauseReason`) or an
+ * agent's; any other text as it is.
+ */
+export function pausedReasonText(t: T, reason: string): string {
+  const auto =
+    /^Wave (\d+): (\d+) of (\d+) finished terminals failed \(([\d.]+)%\), more than max_failure_pct ([\d.]+)%$/.exec(
+      reason,
+    );
+  if (auto) {
+    const [, wave, failed, finished, pct, max] = auto;
+    return t('ROLLOUT_AUTO_PAUSE_REASON', { wave, failed, finished, pct, max });
+  }
+  const by = /^Paused by (.+)$/.exec(reason);
+  if (by) return t('ROLLOUT_PAUSED_BY', { username: by[1] });
+  return reason;
+}
+
 /** One bar per wave: its terminals by status, as shares of the wave. */
 function WaveBars({ rollout }: { rollout: Rollout }) {
   const { t } = useTranslation();
@@ -38,7 +58,12 @@ function WaveBars({ rollout }: { rollout: Rollout }) {
         const total = ROLLOUT_STATUSES.reduce((n, s) => n + w[s], 0);
         return (
           <Group key={w.wave} gap="sm" wrap="nowrap">
-            <Text size="sm" w={110} fw={w.wave === rollout.wave ? 700 : 400}>
+            <Text
+              size="sm"
+              miw={110}
+              fw={w.wave === rollout.wave ? 700 : 400}
+              style={{ whiteSpace: 'nowrap' }}
+            >
               {t('ROLLOUT_WAVE_N', { wave: w.wave, percent: w.percent })}
             </Text>
             <Progress.Root
@@ -91,7 +116,7 @@ function Terminals({ id }: { id: number }) {
       ) : rows.length === 0 ? (
         <Text c="dimmed">{t('ROLLOUT_NO_TERMINALS')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={720}>
           <Table striped aria-label={t('ROLLOUT_TERMINALS')}>
             <Table.Thead>
               <Table.Tr>
@@ -196,8 +221,14 @@ function RolloutView({ id }: { id: number }) {
         {r.window ? t('ROLLOUT_WINDOW', { start: r.window.start, end: r.window.end }) : t('ROLLOUT_ANY_TIME')}
       </Text>
       {r.paused_reason && (
-        <Alert color="yellow" variant="light" role="status" title={t('ROLLOUT_PAUSED_REASON')}>
-          {r.paused_reason}
+        <Alert
+          color="yellow"
+          variant="light"
+          role="status"
+          aria-label={t('ROLLOUT_PAUSED_REASON')}
+          title={t('ROLLOUT_PAUSED_REASON')}
+        >
+          {pausedReasonText(t, r.paused_reason)}
         </Alert>
       )}
       <SimpleGrid cols={{ base: 3, sm: 6 }} spacing="xs">

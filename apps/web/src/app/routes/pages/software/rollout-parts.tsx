@@ -30,7 +30,8 @@ export function StateBadge({ state }: { state: RolloutState }) {
 export function StatusBadge({ status }: { status: RolloutStatus }) {
   const { t } = useTranslation();
   return (
-    <Badge color={STATUS_COLORS[status]} variant="light">
+    // A narrow column (a phone) squeezes the table, never the badge's word.
+    <Badge color={STATUS_COLORS[status]} variant="light" style={{ flexShrink: 0, overflow: 'visible' }}>
       {t(`ROLLOUT_STATUS_${status.toUpperCase()}`)}
     </Badge>
   );
