@@ -1,9 +1,17 @@
+import { execSync } from 'node:child_process';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { demoDataset, startOn } from './lib/dataset.ts';
+import { demoDataset } from './lib/dataset.ts';
 import { agentTerminals, cannon, provisionDevices, signedInAgent } from './lib/load.ts';
 import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
+import { startServer } from './lib/server.ts';
+
+const loadAverage = () =>
+  execSync('uptime')
+    .toString()
+    .trim()
+    .replace(/^.*load average: /, '');
 
 interface Terminal {
   id: number;
@@ -101,19 +109,27 @@ async function createRules(baseUrl: string, token: string, agentId: number, coun
  * terminal with its own device token, provisioned through the API by the agent, posting batches), and in the
  * same run the same points inserted raw with `insert ... select * from unnest()`; the ratio of the two. Then
  * (`--rules N`, default 100; 0 leaves it out) the API again with N enabled rules reaching every terminal, printed next
- * to the run without rules.
+ * to the run without rules, and the ratio of the two (the goal is ≥ 0.8). The server is pinned to `--server-cpus`
+ * (default 1); pin the load apart: `taskset -c 0 npm run bench:ingest`.
  */
 export async function benchIngest(argv = process.argv.slice(2)) {
   const args = parseArgs(argv);
   const nTerminals = Number(args.flags.get('terminals') ?? 32);
   const batches = (args.flags.get('batches') ?? '1,100,1000').split(',').map(Number);
   const nRules = Number(args.flags.get('rules') ?? 100);
+  const serverCpus = args.flags.get('server-cpus') ?? '1';
   console.log(
     `\n== bench:ingest on ${args.db}: ${nTerminals} terminals, batches of ${batches.join(' / ')} points, ${args.duration} s each, then with ${nRules} enabled rules reaching every terminal ==`,
   );
   const target = await demoDataset(args.db, 'ingest');
   try {
-    const server = await startOn(target, 'demo');
+    const server = await startServer({
+      dataDir: target.dataDir,
+      databaseUrl: target.databaseUrl,
+      seed: 'demo',
+      readyTimeoutMs: 600_000,
+      cpus: serverCpus,
+    });
     const terminals: Terminal[] = [];
     const api: Array<{
       batch: number;
@@ -126,6 +142,7 @@ export async function benchIngest(argv = process.argv.slice(2)) {
     const withRules: typeof api = [];
     let acceptedPoints = 0;
     let apiStart = new Date();
+    let loadBefore = '';
     try {
       const { token, agentId } = await signedInAgent(server.url);
       terminals.push(...(await agentTerminals(server.url, token, agentId, nTerminals)));
@@ -137,6 +154,7 @@ export async function benchIngest(argv = process.argv.slice(2)) {
       );
 
       await waitForQuiet(args.wait);
+      loadBefore = loadAverage();
       apiStart = new Date();
       const measure = async (batch: number, label: string) => {
         const body = JSON.stringify(
@@ -235,6 +253,26 @@ export async function benchIngest(argv = process.argv.slice(2)) {
     console.log(
       `\nbest through the device API on ${args.db}: ${fmt(best.pointsPerSecond)} points/s (batches of ${best.batch}), ${fmt(best.pointsPerSecond / raw.find((r) => r.batch === best.batch)!.pointsPerSecond, 3)} of raw unnest(); rows stored: ${fmt(storedCheck)} ≥ ${fmt(acceptedPoints)} points answered 202 (the rest were in flight when a measurement ended)`,
     );
+    if (withRules.length) {
+      console.log(
+        `\nrules: the device API without rules and with ${nRules} enabled rules reaching every terminal`,
+      );
+      table(
+        api.map((a) => {
+          const ruled = withRules.find((x) => x.batch === a.batch)!;
+          const ratio = ruled.pointsPerSecond / a.pointsPerSecond;
+          return {
+            'batch (points)': a.batch,
+            '0 rules points/s': a.pointsPerSecond,
+            [`${nRules} rules points/s`]: ruled.pointsPerSecond,
+            ratio: fmt(ratio, 3),
+            'goal ≥ 0.8': ratio >= 0.8 ? 'met' : 'NOT met',
+          };
+        }),
+      );
+    }
+    const loadAfter = loadAverage();
+    console.log(`load average (uptime) before: ${loadBefore}; after: ${loadAfter}`);
     if (storedCheck < acceptedPoints)
       throw new Error(`${storedCheck} rows stored for ${acceptedPoints} accepted points`);
     const figures = {
@@ -248,6 +286,7 @@ export async function benchIngest(argv = process.argv.slice(2)) {
       best,
       acceptedPoints,
       storedCheck,
+      load: { before: loadBefore, after: loadAfter },
     };
     console.log(`results: ${writeResult(`ingest-${args.db}`, figures)}`);
     return figures;

@@ -94,6 +94,9 @@ describe('alert rules and maintenance windows', () => {
     await form.getByText('Terminals reached now: 1', { exact: true }).waitFor();
     await form.getByRole('textbox', { name: 'Threshold' }).fill('20');
     await form.getByRole('textbox', { name: 'Clears at' }).fill('25');
+    // The 7-day preview follows the fields as they settle.
+    const preview = form.getByRole('region', { name: 'Last 7 days' });
+    await preview.getByText(/^Terminals that would have fired: \d+ of 1$/).waitFor();
     await keep(p, 'rule-editor-light');
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'hidden' });
@@ -182,6 +185,7 @@ describe('alert rules and maintenance windows', () => {
       .getByRole('form', { name: 'Edit rule Battery low' })
       .getByText('Terminals reached now: 1')
       .waitFor();
+    await dark.getByText(/^Terminals that would have fired:/).waitFor();
     await keep(dark, 'rule-editor-dark');
     await dark.goto(rm.url('/maintenance'));
     await dark.getByText('Canopy repair').waitFor();
@@ -198,6 +202,10 @@ describe('alert rules and maintenance windows', () => {
       .getByText(/Terminals reached now/)
       .waitFor();
     await keep(phone, 'rule-editor-phone');
+    await phone.getByRole('textbox', { name: 'Threshold' }).fill('30');
+    await phone.getByText(/^Terminals that would have fired:/).waitFor();
+    await phone.getByTestId('rule-preview').scrollIntoViewIfNeeded();
+    await keep(phone, 'rule-editor-preview-phone');
     await phone.goto(rm.url('/maintenance'));
     await phone.getByText('Canopy repair').waitFor();
     await keep(phone, 'maintenance-phone');
@@ -218,6 +226,9 @@ describe('alert rules and maintenance windows', () => {
       .getByRole('form', { name: 'قاعدة جديدة' })
       .getByText(/الأجهزة المشمولة الآن/)
       .waitFor();
+    await ar.getByRole('textbox', { name: 'الحد' }).fill('30');
+    await ar.getByText(/^الأجهزة التي كانت ستُطلق تنبيهًا:/).waitFor();
+    await ar.getByTestId('rule-preview').scrollIntoViewIfNeeded();
     await keep(ar, 'rule-editor-arabic');
     await ar.goto(rm.url('/maintenance'));
     await ar.getByText('Canopy repair').waitFor();

@@ -188,6 +188,70 @@ export const AlertRuleListQuerySchema = z.object({
     .describe('Cursor: only rules older than this one (the id of the last row seen)'),
 });
 
+// ---------- preview ----------
+
+/** How many hours back the editor's preview looks (7 days of hourly roll-ups). */
+export const RULE_PREVIEW_HOURS = 168;
+
+/**
+ * `POST /api/rules/preview/`: the rule as the editor has it, unsaved (name, severity and enabled may be missing or
+ * anything; they do not change what would have fired). The same field checks as a creation.
+ */
+export const AlertRulePreviewRequestSchema = z
+  .object({
+    name: z.string().max(120, 'name must be at most 120 characters').optional(),
+    target: TargetSchema,
+    signal,
+    op: op.optional().describe("'<', '<=', '>' or '>=' ('>=' for no_sales, its default)"),
+    threshold,
+    for_s: forS.default(0),
+    clear_threshold: clearThreshold.optional(),
+    severity: severity.optional(),
+    enabled: enabled.optional(),
+    limit_to: z
+      .number({ error: 'limit_to must be a whole number from 0 to 100' })
+      .int('limit_to must be a whole number from 0 to 100')
+      .min(0, 'limit_to must be a whole number from 0 to 100')
+      .max(100, 'limit_to must be a whole number from 0 to 100')
+      .default(10)
+      .describe('How many of the terminals that would have fired to list (default 10)'),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.op === undefined && r.signal !== 'no_sales')
+      ctx.addIssue({ code: 'custom', path: ['op'], message: RULE_TEXTS.op });
+    for (const p of ruleProblems(r)) ctx.addIssue({ code: 'custom', path: [p.path], message: p.message });
+  });
+export type AlertRulePreviewRequest = z.input<typeof AlertRulePreviewRequestSchema>;
+
+export const AlertRulePreviewTerminalSchema = z.object({
+  id: z.number().int(),
+  terminal_id: z.string().describe('The terminal number'),
+  site_id: z.number().int(),
+  site_title: z.string(),
+  first_at: z.string().describe('ISO 8601: the start of the hour it would first have fired in'),
+  alerts: z.number().int().describe('Roughly how many alerts it would have raised'),
+});
+
+export const AlertRulePreviewSchema = z
+  .object({
+    available: z
+      .boolean()
+      .describe('false for no_sales: its baseline is not in the telemetry roll-ups, so nothing is computed'),
+    from: z.string().describe('ISO 8601: the first hour looked at'),
+    to: z.string().describe('ISO 8601: the end of the last hour looked at (the current hour is left out)'),
+    terminals: z.number().int().describe('How many terminals the target reaches now'),
+    fired: z.number().int().describe('How many of them would have fired at least once'),
+    alerts: z.number().int().describe('Roughly how many alerts the rule would have raised'),
+    first: z
+      .array(AlertRulePreviewTerminalSchema)
+      .describe('The first terminals that would have fired, earliest first (up to limit_to)'),
+  })
+  .describe(
+    'What a rule would have fired on over the last 7 days, from the hourly roll-ups (hour granularity)',
+  );
+export type AlertRulePreview = z.infer<typeof AlertRulePreviewSchema>;
+
 // ---------- evaluation ----------
 
 /** What is kept per rule and terminal between readings. */

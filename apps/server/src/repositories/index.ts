@@ -25,6 +25,7 @@ import { createReportReadModel } from './report-read-model.ts';
 import { createReportScheduleRepository } from './report-schedule-repository.ts';
 import { createRevokedRepository } from './revoked-repository.ts';
 import { createRolloutRepository } from './rollout-repository.ts';
+import { createRulePreviewRepository } from './rule-preview-repository.ts';
 import { createRuleRepository } from './rule-repository.ts';
 import { createLeaderLockRepository, createSharedSettingsRepository } from './settings-repository.ts';
 import { createSiteRepository } from './site-repository.ts';
@@ -67,6 +68,7 @@ export function createRepositories(database: Database, _config: Env) {
     telemetryHistory: createTelemetryHistoryRepository(database),
     targets: createTargetRepository(database),
     rules: createRuleRepository(database),
+    rulePreview: createRulePreviewRepository(database),
     maintenance: createMaintenanceRepository(database),
     apiKeys: createApiKeyRepository(database),
     contactPoints: createContactPointRepository(database),

@@ -2,7 +2,10 @@ import {
   AlertRuleCreateSchema,
   AlertRuleListQuerySchema,
   AlertRulePatchSchema,
+  AlertRulePreviewRequestSchema,
+  AlertRulePreviewSchema,
   AlertRuleSchema,
+  RULE_PREVIEW_HOURS,
   RULE_TEXTS,
   ruleProblems,
 } from '@forecourt/contract/alert-rules';
@@ -103,6 +106,51 @@ export async function ruleRoutes(fastify: FastifyInstance) {
         ...fieldsOf({ ...b, op: b.op ?? '>=', clear_threshold: b.clear_threshold ?? null, place }),
       });
       return reply.status(201).send(publicRule(rule));
+    },
+  );
+
+  app.post(
+    '/api/rules/preview/',
+    {
+      onRequest: writer,
+      schema: {
+        tags,
+        security,
+        summary: 'What a rule, unsaved, would have fired on over the last 7 days (from the hourly roll-ups)',
+        description:
+          'The body is the rule as the editor has it (`name`, `severity` and `enabled` optional), checked like a ' +
+          'creation (400 naming every bad field; 403 for a target outside the caller’s scope). Reads the hourly ' +
+          'roll-ups of the 168 hours before the current one: how many terminals of the target would have fired, ' +
+          'roughly how many alerts, and the first `limit_to` terminals. Hour granularity: a `for_s` condition is ' +
+          'judged on whole hours (docs/rules-and-maintenance.md). `no_sales` answers `available: false`. Writes nothing.',
+        body: AlertRulePreviewRequestSchema,
+        response: { 200: AlertRulePreviewSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      await placeOf(app, request, b.target);
+      const to = new Date();
+      to.setUTCMinutes(0, 0, 0);
+      const from = new Date(to.getTime() - RULE_PREVIEW_HOURS * 3_600_000);
+      const range = { from: from.toISOString(), to: to.toISOString() };
+      if (b.signal === 'no_sales') {
+        const reached = await app.targets.preview(b.target, 0);
+        return { available: false, ...range, terminals: reached.count, fired: 0, alerts: 0, first: [] };
+      }
+      const answer = await app.repos.rulePreview.preview(
+        {
+          target: b.target,
+          signal: b.signal,
+          op: b.op ?? '>=',
+          threshold: b.threshold,
+          for_s: b.for_s,
+          clear_threshold: b.clear_threshold ?? null,
+        },
+        { from, to },
+        b.limit_to,
+      );
+      return { available: true, ...range, ...answer };
     },
   );
 

@@ -2,6 +2,8 @@ import {
   type AlertRule,
   type AlertRuleCreateInput,
   type AlertRulePatch,
+  type AlertRulePreviewRequest,
+  AlertRulePreviewSchema,
   AlertRuleSchema,
 } from '@forecourt/contract/alert-rules';
 import { type TargetInput, TargetPreviewSchema } from '@forecourt/contract/targets';
@@ -44,4 +46,13 @@ export const targetPreviewQuery = (target: TargetInput, limit = 0) =>
     queryFn: ({ signal }) =>
       api.post('/api/targets/preview/', { target, limit_to: limit }, { schema: TargetPreviewSchema, signal }),
     staleTime: 10_000,
+  });
+
+/** `POST /api/rules/preview/`: what an unsaved rule would have fired on over the last 7 days (the editor's preview). */
+export const rulePreviewQuery = (body: AlertRulePreviewRequest) =>
+  queryOptions({
+    queryKey: [QUERY_ROOTS.rules, 'preview', body] as const,
+    queryFn: ({ signal }) =>
+      api.post('/api/rules/preview/', body, { schema: AlertRulePreviewSchema, signal }),
+    staleTime: 60_000,
   });

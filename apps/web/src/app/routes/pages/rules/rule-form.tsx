@@ -24,6 +24,7 @@ import { toNumber } from '../admin/components/entity-form.tsx';
 import { FormModal } from '../admin/components/form-modal.tsx';
 import { serverErrors } from '../admin/components/server-errors.ts';
 import { defaultTarget, TargetPicker } from '../targets/target-picker.tsx';
+import { RulePreview } from './rule-preview.tsx';
 
 /** The rule form's fields: a server message naming one of them is shown under it. */
 export const RULE_FIELDS = [
@@ -126,7 +127,8 @@ export function RuleFormModal({ opened, onClose, rule }: RuleFormModalProps) {
     const e = errors[field];
     return translateMessage(t, e?.message ?? firstNested(e)) || undefined;
   };
-  const signal = form.watch('signal');
+  const watched = form.watch();
+  const signal = watched.signal;
   const noSales = signal === 'no_sales';
   useEffect(() => {
     if (noSales && form.getValues('op') !== '>=') form.setValue('op', '>=');
@@ -223,6 +225,7 @@ export function RuleFormModal({ opened, onClose, rule }: RuleFormModalProps) {
           )}
         />
       </SimpleGrid>
+      <RulePreview values={watched} />
     </FormModal>
   );
 }
