@@ -221,6 +221,22 @@ export function createReportReadModel(database: Database) {
       }));
     },
 
+    /**
+     * The time zone a schedule of `scope` keeps (docs/reports.md): a site's own; for a company the zone most of its
+     * sites in service use (the lowest site id breaks a tie), UTC when it has none; UTC for an agent.
+     */
+    async scheduleZone(scope: ReadScope): Promise<string> {
+      if (scope.kind === 'agent') return 'UTC';
+      const rows = await database.query<{ timezone: string }>(
+        scope.kind === 'site'
+          ? 'select timezone from sites where id = $1'
+          : `select timezone from sites where company_id = $1 and decommissioned_at is null
+              group by timezone order by count(*) desc, min(id) limit 1`,
+        [scope.id],
+      );
+      return rows[0]?.timezone ?? 'UTC';
+    },
+
     /** The name of a scope, for a report's title: an agent's, a company's, or a site's title and number. */
     async scopeName(scope: ReadScope): Promise<string> {
       const sql =
