@@ -205,21 +205,23 @@ export function createReportReadModel(database: Database) {
       scope: ReadScope,
       period: { from: Date; to: Date },
     ): Promise<Array<Omit<AlertsReportRow, 'name' | 'severity'>>> {
-      // One pass over the alerts, grouped by type and whole seconds to clearing (few distinct pairs): counts and
-      // sums add up per type, and the nearest-rank 90th percentile is the first time to clear whose running count
+      // One pass over the alerts, grouped by type and whole seconds to clearing (few distinct pairs; as intervals,
+      // turned into seconds per group rather than per alert): counts and sums add up per type, and the nearest-rank 90th percentile is the first time to clear whose running count
       // reaches ceil(0.9 × cleared) — what percentile_disc(0.9) answers, without sorting every alert.
       // `started_at` is compared with whole seconds, so `sec(started_at) >= sec(from)` is `started_at >= sec(from)`
       // (an index-friendly condition with a true estimate).
       const rows = await database.query<Record<string, number | string | null>>(
-        `with g as (
-           select event_type,
-                  (${epoch(sec('cleared_at'))} - ${epoch(sec('started_at'))})::bigint as ttr,
+        `with gi as (
+           select event_type, ${sec('cleared_at')} - ${sec('started_at')} as ttr,
                   count(*) as n, count(*) filter (where silenced) as silenced, count(acknowledged_at) as n_ack,
-                  sum(${epoch(sec('acknowledged_at'))} - ${epoch(sec('started_at'))}) as ack_s
+                  sum(${sec('acknowledged_at')} - ${sec('started_at')}) as ack
              from alerts a
             where ${scopeColumn(scope, 'a')} = $1
               and a.started_at >= ${sec('$2::timestamptz')} and a.started_at < ${sec('$3::timestamptz')}
             group by 1, 2
+         ),
+         g as (
+           select event_type, ${epoch('ttr')}::bigint as ttr, n, silenced, n_ack, ${epoch('ack')} as ack_s from gi
          ),
          cum as (
            select event_type, ttr, sum(n) over (partition by event_type order by ttr rows unbounded preceding) as c,
