@@ -8,7 +8,9 @@ import {
   type AvailabilityReport,
   AvailabilityReportSchema,
   availabilityOf,
+  localDate,
   nextBoundary,
+  periodEndingBy,
   ReportScheduleSchema,
 } from '@forecourt/contract/reports';
 import { parseCsv } from '@forecourt/test-support/csv';
@@ -586,12 +588,40 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
       format: 'pdf',
       recipients: ['ops@example.com', 'boss@example.com'],
     };
+    // A site's schedule keeps the site's own midnights: Auckland's Monday 00:00 is Sunday 11:00 or 12:00 UTC.
+    const zone = 'Pacific/Auckland';
+    await t.database.query('update sites set timezone = $2 where id = $1', [f.siteId, zone]);
     const created = await post(body, site);
     expect(created.statusCode, created.body).toBe(201);
     const schedule = ReportScheduleSchema.parse(created.json());
     expect(schedule).toMatchObject({ ...body, created_by: 'site', last_run_at: null });
-    expect(Date.parse(schedule.next_run_at)).toBe(nextBoundary('week', new Date()).getTime());
-    expect(new Date(schedule.next_run_at).getUTCDay()).toBe(1);
+    expect(Date.parse(schedule.next_run_at)).toBe(nextBoundary('week', new Date(), zone).getTime());
+    expect(new Date(schedule.next_run_at).getUTCDay()).toBe(0);
+    expect([11, 12]).toContain(new Date(schedule.next_run_at).getUTCHours());
+    // A company's keeps the zone most of its sites use (here still Europe/London); an agent's keeps UTC.
+    const companyWeekly = await post(
+      { ...body, every: 'month', scope: { kind: 'company', id: companyId } },
+      company,
+    );
+    expect(companyWeekly.statusCode, companyWeekly.body).toBe(201);
+    const [{ tz: companyZone }] = await t.database.query<{ tz: string }>(
+      `select timezone as tz from sites where company_id = $1 and decommissioned_at is null
+        group by timezone order by count(*) desc, min(id) limit 1`,
+      [companyId],
+    );
+    expect(companyZone).not.toBe(zone);
+    expect(Date.parse(ReportScheduleSchema.parse(companyWeekly.json()).next_run_at)).toBe(
+      nextBoundary('month', new Date(), companyZone).getTime(),
+    );
+    const agentMonthly = await post(
+      { ...body, every: 'month', scope: { kind: 'agent', id: agentId } },
+      agent,
+    );
+    expect(agentMonthly.statusCode, agentMonthly.body).toBe(201);
+    const agentNext = new Date(ReportScheduleSchema.parse(agentMonthly.json()).next_run_at);
+    expect([agentNext.getUTCDate(), agentNext.getUTCHours()]).toEqual([1, 0]);
+    for (const other of [companyWeekly, agentMonthly])
+      await t.as(agent, { method: 'DELETE', url: `${url}${(other.json() as { id: number }).id}/` });
 
     expect((await post({ ...body, scope: { kind: 'company', id: companyId } }, site)).statusCode).toBe(403);
     expect((await post({ ...body, scope: { kind: 'site', id: 999999 } }, site)).statusCode).toBe(400);
@@ -626,6 +656,11 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
     const mail = await waitFor(() => smtp.mails.find((m) => m.to.includes('ops@example.com')), 20_000);
     expect(mail.to).toEqual(['ops@example.com', 'boss@example.com']);
     expect(mail.text).toMatch(/Subject: \[Forecourt\] Availability report/);
+    // The week just ended in Auckland, named by its local dates.
+    const week = periodEndingBy('week', new Date(), zone);
+    expect(mail.text.replace(/\r?\n[ \t]+/g, ' ')).toContain(
+      `${localDate(week.from, zone)} to ${localDate(new Date(week.to.getTime() - 1), zone)}`,
+    );
     expect(mail.text).toMatch(/Content-Type: application\/pdf;\s+name="?availability-site-\d+-/);
     const pdf = attachment(mail.text);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
@@ -655,7 +690,7 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
     expect(smtp.mails.length).toBe(before + 1);
     expect(await t.app.reports.tick(now)).toBe(0);
     const after = z.array(ReportScheduleSchema).parse((await get(url, site)).json())[0]!;
-    expect(Date.parse(after.next_run_at)).toBe(nextBoundary('week', now).getTime());
+    expect(Date.parse(after.next_run_at)).toBe(nextBoundary('week', now, zone).getTime());
     expect(after.last_run_at).not.toBeNull();
 
     const deleted = await t.as(site, { method: 'DELETE', url: `${url}${schedule.id}/` });

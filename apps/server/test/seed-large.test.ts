@@ -74,6 +74,58 @@ describe.skipIf(postgresUnavailable)('SEED=large at LARGE_SCALE=0.002', () => {
     expect(other.statusCode).toBe(403);
   });
 
+  it('carries a month of offline history the availability report reads: cleared, open, acknowledged, windows', async () => {
+    const [h] = await t.database.query<Record<string, number>>(
+      `select count(*) filter (where a.cleared_at is not null)::int as cleared,
+              count(*) filter (where a.cleared_at is null)::int as open,
+              count(a.acknowledged_at)::int as acknowledged,
+              count(*) filter (where a.started_at < now() - interval '30 days')::int as before_month,
+              count(*) filter (where a.acknowledged_at > coalesce(a.cleared_at, now()) or a.cleared_at <= a.started_at)::int as bad,
+              (select count(*) from terminals where terminal_no like 'L%' and created_at < now() - interval '30 days')::int as old_terminals,
+              (select count(*) from maintenance_windows where weekdays is not null)::int as weekly,
+              (select count(*) from maintenance_windows where weekdays is null)::int as one_off
+         from alerts a join terminals x on x.id = a.terminal_id
+        where x.terminal_no like 'L%' and a.event_type = 3`,
+    );
+    expect(h.cleared).toBeGreaterThan(40);
+    expect(h.acknowledged).toBeGreaterThan(5);
+    expect(h.before_month).toBeGreaterThan(0);
+    expect(h.bad).toBe(0);
+    expect(h.old_terminals).toBeGreaterThan(30);
+    expect(h.weekly).toBeGreaterThanOrEqual(1); // the company's weekly window at least
+    // One active offline alert per terminal offline now, none for a terminal online.
+    const [open] = await t.database.query<{ mismatched: number }>(
+      `select count(*)::int as mismatched from terminals x
+        where x.terminal_no like 'L%'
+          and (select count(*) from alerts a where a.terminal_id = x.id and a.event_type = 3 and a.state = 'active')
+              <> case when x.connectivity = 'off' then 1 else 0 end`,
+    );
+    expect(open.mismatched).toBe(0);
+    // A terminal's outages never overlap.
+    const [overlap] = await t.database.query<{ n: number }>(
+      `select count(*)::int as n from alerts a join alerts b
+          on b.terminal_id = a.terminal_id and b.id <> a.id and b.event_type = 3
+         and b.started_at >= a.started_at and b.started_at < coalesce(a.cleared_at, 'infinity')
+        where a.event_type = 3`,
+    );
+    expect(overlap.n).toBe(0);
+    const company = await t.database.query<{ id: number }>(
+      "select id from companies where name = 'Albion Fuel Cards'",
+    );
+    const res = await t.as(await t.login('agent'), {
+      method: 'GET',
+      url: `/api/reports/company/${company[0]!.id}/availability/`,
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as {
+      total: { availability: number; downtime_s: number; incidents: number; mttr_s: number };
+    };
+    expect(body.total.incidents).toBeGreaterThan(0);
+    expect(body.total.downtime_s).toBeGreaterThan(0);
+    expect(body.total.availability).toBeGreaterThan(0.9);
+    expect(body.total.availability).toBeLessThan(1);
+  });
+
   it('is not built twice', async () => {
     expect(await seedLarge(t.database, { scale: 0.002, log: () => {} })).toBeNull();
     const marker = await t.database.query('select value from meta where key = $1', [LARGE_MARKER]);

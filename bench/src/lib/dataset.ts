@@ -19,7 +19,12 @@ export interface Target {
   cleanup(): Promise<void>;
 }
 
-const scaleTag = (scale: number) => String(scale).replace('.', '_');
+/**
+ * Raised whenever apps/server/src/db/seed/large.ts changes what it builds, so a kept data set of the old seed is
+ * not mistaken for the new one (2: a month of offline history, acknowledgements and maintenance windows).
+ */
+const SEED_REVISION = 2;
+const scaleTag = (scale: number) => `r${SEED_REVISION}_${String(scale).replace('.', '_')}`;
 
 /**
  * The scale data set (SEED=large at LARGE_SCALE=scale), built once through the real server and kept:

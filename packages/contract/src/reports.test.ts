@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   AvailabilityQuerySchema,
   availabilityOf,
+  knownZone,
+  localDate,
   nextBoundary,
   periodEndingBy,
   reportPeriod,
+  zonedMidnight,
 } from './reports.ts';
 
 describe('reports', () => {
@@ -55,5 +58,44 @@ describe('reports', () => {
       to: new Date('2026-01-01T00:00:00Z'),
     });
     expect(nextBoundary('month', new Date('2026-12-31T23:00:00Z'))).toEqual(new Date('2027-01-01T00:00:00Z'));
+  });
+
+  it("a schedule's boundaries are local midnights of its zone, across a clock change", () => {
+    // Auckland (UTC+13 in summer): Monday 00:00 local is Sunday 11:00 UTC.
+    const nz = 'Pacific/Auckland';
+    const sunday = new Date('2026-11-29T10:59:59Z'); // Sunday 23:59:59 in Auckland
+    expect(periodEndingBy('week', sunday, nz)).toEqual({
+      from: new Date('2026-11-15T11:00:00Z'),
+      to: new Date('2026-11-22T11:00:00Z'),
+    });
+    expect(nextBoundary('week', sunday, nz)).toEqual(new Date('2026-11-29T11:00:00Z'));
+    const monday = new Date('2026-11-29T11:00:00Z');
+    expect(periodEndingBy('week', monday, nz).to).toEqual(monday);
+    expect(nextBoundary('week', monday, nz)).toEqual(new Date('2026-12-06T11:00:00Z'));
+    // New Year in Auckland comes 13 hours before UTC's: December is over there at 2026-12-31 11:00 UTC.
+    expect(periodEndingBy('month', new Date('2026-12-31T11:00:00Z'), nz)).toEqual({
+      from: new Date('2026-11-30T11:00:00Z'),
+      to: new Date('2026-12-31T11:00:00Z'),
+    });
+    expect(nextBoundary('month', new Date('2026-12-31T10:59:59Z'), nz)).toEqual(
+      new Date('2026-12-31T11:00:00Z'),
+    );
+    expect(localDate(new Date('2026-12-31T11:00:00Z'), nz)).toBe('2027-01-01');
+    // Los Angeles: October 2026 starts in summer time (UTC-7) and ends in winter time (UTC-8, from 1 November 2am).
+    const la = 'America/Los_Angeles';
+    expect(periodEndingBy('month', new Date('2026-11-15T00:00:00Z'), la)).toEqual({
+      from: new Date('2026-10-01T07:00:00Z'),
+      to: new Date('2026-11-01T07:00:00Z'),
+    });
+    expect(nextBoundary('month', new Date('2026-11-15T00:00:00Z'), la)).toEqual(
+      new Date('2026-12-01T08:00:00Z'),
+    );
+    // The week across the change is 169 hours long.
+    const week = periodEndingBy('week', new Date('2026-11-03T12:00:00Z'), la);
+    expect((week.to.getTime() - week.from.getTime()) / 3_600_000).toBe(169);
+    // Santiago skips midnight when summer time starts (2026-09-06 00:00 → 01:00): the day starts at 01:00.
+    expect(zonedMidnight(2026, 8, 6, 'America/Santiago')).toEqual(new Date('2026-09-06T04:00:00Z'));
+    expect(knownZone('Mars/Olympus')).toBe('UTC');
+    expect(knownZone('Asia/Dubai')).toBe('Asia/Dubai');
   });
 });

@@ -204,24 +204,85 @@ export const ReportScheduleListQuerySchema = z.object({
     .optional(),
 });
 
-/**
- * The boundaries a schedule runs at, in UTC: Monday 00:00 for `week`, the 1st 00:00 for `month`. `periodEndingBy`
- * answers the latest boundary at or before `at` and the period that ends there; `nextBoundary` the first after `at`.
- */
-export function periodEndingBy(every: 'week' | 'month', at: Date): { from: Date; to: Date } {
-  if (every === 'month') {
-    const to = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-    const from = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1));
-    return { from, to };
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The wall clock of `zone` at `at`: year, month (0-11), day, hour, minute, second. */
+function wallClock(at: Date, zone: string) {
+  let f = zoneFormats.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    zoneFormats.set(zone, f);
   }
-  const day = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
-  const sinceMonday = (day.getUTCDay() + 6) % 7;
-  const to = new Date(day.getTime() - sinceMonday * 86_400_000);
-  return { from: new Date(to.getTime() - 7 * 86_400_000), to };
+  const parts = f.formatToParts(at);
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
+  return {
+    y: get('year'),
+    m: get('month') - 1,
+    d: get('day'),
+    utc: Date.UTC(get('year'), get('month') - 1, get('day'), get('hour') % 24, get('minute'), get('second')),
+  };
 }
 
-export function nextBoundary(every: 'week' | 'month', at: Date): Date {
-  const { to } = periodEndingBy(every, at);
-  if (every === 'month') return new Date(Date.UTC(to.getUTCFullYear(), to.getUTCMonth() + 1, 1));
-  return new Date(to.getTime() + 7 * 86_400_000);
+/** `zone` when the runtime knows it as an IANA time zone, else UTC. */
+export function knownZone(zone: string | null | undefined): string {
+  if (!zone) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/**
+ * The instant local midnight starts day `d` of month `m` (0-11, overflowing as Date.UTC does) of year `y` in `zone`.
+ * A midnight skipped by a clock change is the first instant of that local day.
+ */
+export function zonedMidnight(y: number, m: number, d: number, zone: string): Date {
+  const local = Date.UTC(y, m, d);
+  // The zone's offset near that instant, checked once more at the answer (a clock change in between).
+  let at = local - (wallClock(new Date(local), zone).utc - local);
+  const offset = wallClock(new Date(at), zone).utc - at;
+  if (at + offset !== local) at = local - offset;
+  // A skipped midnight: the wall clock reads the day before; the day starts at the first whole hour after.
+  while (wallClock(new Date(at), zone).utc < local) at += 3_600_000;
+  return new Date(at);
+}
+
+/** The local calendar date (YYYY-MM-DD) of `at` in `zone`. */
+export function localDate(at: Date, zone: string): string {
+  const c = wallClock(at, zone);
+  return new Date(Date.UTC(c.y, c.m, c.d)).toISOString().slice(0, 10);
+}
+
+/**
+ * The boundaries a schedule runs at, in the schedule's time zone (docs/reports.md: a site's own, a company's most
+ * used, UTC for an agent): Monday 00:00 for `week`, the 1st 00:00 for `month`. `periodEndingBy` answers the latest
+ * boundary at or before `at` and the period that ends there; `nextBoundary` the first after `at`.
+ */
+export function periodEndingBy(every: 'week' | 'month', at: Date, zone = 'UTC'): { from: Date; to: Date } {
+  const c = wallClock(at, zone);
+  if (every === 'month')
+    return { from: zonedMidnight(c.y, c.m - 1, 1, zone), to: zonedMidnight(c.y, c.m, 1, zone) };
+  const sinceMonday = (new Date(Date.UTC(c.y, c.m, c.d)).getUTCDay() + 6) % 7;
+  return {
+    from: zonedMidnight(c.y, c.m, c.d - sinceMonday - 7, zone),
+    to: zonedMidnight(c.y, c.m, c.d - sinceMonday, zone),
+  };
+}
+
+export function nextBoundary(every: 'week' | 'month', at: Date, zone = 'UTC'): Date {
+  const c = wallClock(at, zone);
+  if (every === 'month') return zonedMidnight(c.y, c.m + 1, 1, zone);
+  const sinceMonday = (new Date(Date.UTC(c.y, c.m, c.d)).getUTCDay() + 6) % 7;
+  return zonedMidnight(c.y, c.m, c.d - sinceMonday + 7, zone);
 }

@@ -25,6 +25,17 @@ const unionSql = (src: string) => `
               from (${src}) raw where e > s) ordered) islands
    group by tid, island`;
 
+/**
+ * A window reaches the terminals of its scope: one equality join per scope kind (hashed), not one condition per
+ * window and terminal — an agent's report pairs thousands of terminals with hundreds of windows.
+ */
+const WINDOW_KINDS = [
+  ['agent', 'agent_id'],
+  ['company', 'company_id'],
+  ['site', 'site_id'],
+  ['terminal', 'id'],
+] as const;
+
 interface DbMeasures {
   period_s: number | string;
   excluded_s: number | string;
@@ -82,31 +93,35 @@ export function createReportReadModel(database: Database) {
               where ${scopeColumn(scope, 't')} = $4) lives
             where pe > ps
          ),
-         off as (${unionSql(`
-           select tp.id as tid, greatest(${sec('a.started_at')}, tp.ps) as s,
-                  least(coalesce(${sec('a.cleared_at')}, tp.pe), tp.pe) as e
+         oa as (
+           select tp.id as tid, tp.ps, tp.pe, ${sec('a.started_at')} as st, ${sec('a.cleared_at')} as cl,
+                  ${sec('a.acknowledged_at')} as ack
              from alerts a join tp on tp.id = a.terminal_id
             where ${scopeColumn(scope, 'a')} = $4 and a.event_type = ${OFFLINE_EVENT_TYPE}
-              and a.started_at < tp.pe + interval '1 second'`)}
+              and a.started_at < tp.pe + interval '1 second'
+         ),
+         off as (${unionSql(`
+           select tid, greatest(st, ps) as s, least(coalesce(cl, pe), pe) as e from oa`)}
          ),
          win as (${unionSql(`
-           select tp.id as tid, greatest(o.s, ${sec('w.starts_at')}, tp.ps) as s,
-                  least(o.e, ${sec('w.ends_at')}, tp.pe) as e
-             from tp join maintenance_windows w
-               on w.starts_at < tp.pe and w.ends_at > tp.ps and tp.tags @> w.tags
-              and case w.scope_kind when 'agent' then tp.agent_id = w.scope_id
-                                    when 'company' then tp.company_id = w.scope_id
-                                    when 'site' then tp.site_id = w.scope_id
-                                    else tp.id = w.scope_id end
+           select w.id as tid, greatest(o.s, ${sec('w.starts_at')}, w.ps) as s,
+                  least(o.e, ${sec('w.ends_at')}, w.pe) as e
+             from (${WINDOW_KINDS.map(
+               ([kind, col]) => `
+                   select tp.id, tp.ps, tp.pe, tp.tz, w.starts_at, w.ends_at, w.weekdays, w.start_local,
+                          w.duration_min
+                     from tp join maintenance_windows w on w.scope_kind = '${kind}' and w.scope_id = tp.${col}
+                    where w.starts_at < tp.pe and w.ends_at > tp.ps and tp.tags @> w.tags`,
+             ).join(' union all ')}) w
             cross join lateral (
               select ${sec('w.starts_at')} as s, ${sec('w.ends_at')} as e where w.weekdays is null
               union all
               select occ.s, occ.s + make_interval(mins => w.duration_min)
                 from generate_series(
-                       ((greatest(w.starts_at, tp.ps) at time zone tp.tz)::date - (w.duration_min + 1439) / 1440)::timestamp,
-                       (least(w.ends_at, tp.pe) at time zone tp.tz)::date::timestamp,
+                       ((greatest(w.starts_at, w.ps) at time zone w.tz)::date - (w.duration_min + 1439) / 1440)::timestamp,
+                       (least(w.ends_at, w.pe) at time zone w.tz)::date::timestamp,
                        interval '1 day') as d(day)
-               cross join lateral (select ((d.day::date + w.start_local::time) at time zone tp.tz) as s) occ
+               cross join lateral (select ((d.day::date + w.start_local::time) at time zone w.tz) as s) occ
                where w.weekdays is not null and extract(isodow from d.day)::int = any(w.weekdays)) o`)}
          ),
          off_s as (select tid, sum(${epoch('e')} - ${epoch('s')}) as secs from off group by tid),
@@ -117,15 +132,10 @@ export function createReportReadModel(database: Database) {
             group by o.tid
          ),
          inc as (
-           select tp.id as tid, count(*) as n,
-                  count(a.acknowledged_at) as n_ack,
-                  sum(${epoch(sec('a.acknowledged_at'))} - ${epoch(sec('a.started_at'))}) as ack_s,
-                  count(a.cleared_at) as n_clr,
-                  sum(${epoch(sec('a.cleared_at'))} - ${epoch(sec('a.started_at'))}) as clr_s
-             from alerts a join tp on tp.id = a.terminal_id
-            where ${scopeColumn(scope, 'a')} = $4 and a.event_type = ${OFFLINE_EVENT_TYPE}
-              and ${sec('a.started_at')} >= tp.ps and ${sec('a.started_at')} < tp.pe
-            group by tp.id
+           select tid, count(*) as n, count(ack) as n_ack, sum(${epoch('ack')} - ${epoch('st')}) as ack_s,
+                  count(cl) as n_clr, sum(${epoch('cl')} - ${epoch('st')}) as clr_s
+             from oa where st >= ps and st < pe
+            group by tid
          ),
          per as (
            select tp.id, tp.terminal_no, tp.site_id, tp.site_title,
@@ -195,18 +205,42 @@ export function createReportReadModel(database: Database) {
       scope: ReadScope,
       period: { from: Date; to: Date },
     ): Promise<Array<Omit<AlertsReportRow, 'name' | 'severity'>>> {
+      // One pass over the alerts, grouped by type and whole seconds to clearing (few distinct pairs; as intervals,
+      // turned into seconds per group rather than per alert): counts and sums add up per type, and the nearest-rank 90th percentile is the first time to clear whose running count
+      // reaches ceil(0.9 × cleared) — what percentile_disc(0.9) answers, without sorting every alert.
+      // `started_at` is compared with whole seconds, so `sec(started_at) >= sec(from)` is `started_at >= sec(from)`
+      // (an index-friendly condition with a true estimate).
       const rows = await database.query<Record<string, number | string | null>>(
-        `select event_type, count(*) as count, count(*) filter (where silenced) as silenced,
-                count(acknowledged_at) as acknowledged, count(cleared_at) as cleared,
-                round(avg(${epoch(sec('acknowledged_at'))} - ${epoch(sec('started_at'))}))::bigint as mtta_s,
-                round(avg(${epoch(sec('cleared_at'))} - ${epoch(sec('started_at'))}))::bigint as mttr_s,
-                (percentile_disc(0.9) within group (order by ${epoch(sec('cleared_at'))} - ${epoch(sec('started_at'))}))::bigint
-                  as p90_ttr_s
-           from alerts a
-          where ${scopeColumn(scope, 'a')} = $1
-            and ${sec('a.started_at')} >= ${sec('$2::timestamptz')} and ${sec('a.started_at')} < ${sec('$3::timestamptz')}
-          group by event_type
-          order by event_type`,
+        `with gi as (
+           select event_type, ${sec('cleared_at')} - ${sec('started_at')} as ttr,
+                  count(*) as n, count(*) filter (where silenced) as silenced, count(acknowledged_at) as n_ack,
+                  sum(${sec('acknowledged_at')} - ${sec('started_at')}) as ack
+             from alerts a
+            where ${scopeColumn(scope, 'a')} = $1
+              and a.started_at >= ${sec('$2::timestamptz')} and a.started_at < ${sec('$3::timestamptz')}
+            group by 1, 2
+         ),
+         g as (
+           select event_type, ${epoch('ttr')}::bigint as ttr, n, silenced, n_ack, ${epoch('ack')} as ack_s from gi
+         ),
+         cum as (
+           select event_type, ttr, sum(n) over (partition by event_type order by ttr rows unbounded preceding) as c,
+                  sum(n) over (partition by event_type) as cleared
+             from g where ttr is not null
+         ),
+         p90 as (
+           select event_type, min(ttr) as p90_ttr_s from cum where c >= ceil(0.9::float8 * cleared)
+            group by event_type
+         )
+         select g.event_type, sum(n) as count, sum(silenced) as silenced, sum(n_ack) as acknowledged,
+                coalesce(sum(n) filter (where ttr is not null), 0) as cleared,
+                round(sum(ack_s) / nullif(sum(n_ack), 0))::bigint as mtta_s,
+                round(sum(ttr * n) filter (where ttr is not null) / nullif(sum(n) filter (where ttr is not null), 0))::bigint
+                  as mttr_s,
+                min(p90.p90_ttr_s) as p90_ttr_s
+           from g left join p90 on p90.event_type = g.event_type
+          group by g.event_type
+          order by g.event_type`,
         [scope.id, period.from, period.to],
       );
       return rows.map((r) => ({
@@ -219,6 +253,22 @@ export function createReportReadModel(database: Database) {
         mttr_s: nullableNum(r.mttr_s),
         p90_ttr_s: nullableNum(r.p90_ttr_s),
       }));
+    },
+
+    /**
+     * The time zone a schedule of `scope` keeps (docs/reports.md): a site's own; for a company the zone most of its
+     * sites in service use (the lowest site id breaks a tie), UTC when it has none; UTC for an agent.
+     */
+    async scheduleZone(scope: ReadScope): Promise<string> {
+      if (scope.kind === 'agent') return 'UTC';
+      const rows = await database.query<{ timezone: string }>(
+        scope.kind === 'site'
+          ? 'select timezone from sites where id = $1'
+          : `select timezone from sites where company_id = $1 and decommissioned_at is null
+              group by timezone order by count(*) desc, min(id) limit 1`,
+        [scope.id],
+      );
+      return rows[0]?.timezone ?? 'UTC';
     },
 
     /** The name of a scope, for a report's title: an agent's, a company's, or a site's title and number. */

@@ -4,6 +4,8 @@ import {
   type AlertsReportRow,
   type AvailabilityQuery,
   type AvailabilityReport,
+  knownZone,
+  localDate,
   nextBoundary,
   periodEndingBy,
   type ReportSchedule,
@@ -112,13 +114,16 @@ export function createReportService(opts: ReportServiceOptions) {
     return s;
   }
 
+  /** The time zone whose midnights bound a schedule's periods (docs/reports.md). */
+  const zoneOf = async (scope: ReadScope) => knownZone(await repos.reports.scheduleZone(scope));
+
   /** Makes and mails one claimed schedule's report for the period just ended; answers the error, if any. */
-  async function runOne(s: ScheduleRecord, now: Date): Promise<string | null> {
+  async function runOne(s: ScheduleRecord, now: Date, zone: string): Promise<string | null> {
     const owner = await repos.principals.load(s.ownerId);
     const loc = await repos.org.locate(s.scope.kind, s.scope.id);
     if (!owner || owner.disabled || !loc || !canReach(owner, s.scope.kind, s.scope.id, loc))
       return 'The schedule’s owner no longer reads its scope: nothing was sent.';
-    const period = periodEndingBy(s.every, now);
+    const period = periodEndingBy(s.every, now, zone);
     const f = await file(
       s.report,
       s.scope,
@@ -128,12 +133,12 @@ export function createReportService(opts: ReportServiceOptions) {
     );
     const what = s.report === 'availability' ? 'Availability report' : 'Alert report';
     const name = await repos.reports.scopeName(s.scope);
-    const range = `${period.from.toISOString().slice(0, 10)} to ${new Date(period.to.getTime() - 1).toISOString().slice(0, 10)}`;
+    const range = `${localDate(period.from, zone)} to ${localDate(new Date(period.to.getTime() - 1), zone)}`;
     await opts.mailer.send({
       to: s.recipients.join(', '),
       subject: `[Forecourt] ${what}: ${name}, ${range}`,
       text: [
-        `${what} of ${s.scope.kind} ${name} for ${range} (UTC), attached as ${f.filename}.`,
+        `${what} of ${s.scope.kind} ${name} for ${range} (${zone}), attached as ${f.filename}.`,
         '',
         `Scheduled every ${s.every} by ${s.created_by} in Forecourt (Reports).`,
       ].join('\n'),
@@ -149,10 +154,11 @@ export function createReportService(opts: ReportServiceOptions) {
       if (!claimed.length) return ran;
       for (const s of claimed) {
         const regular = Date.parse(s.next_run_at) <= now.getTime();
-        const next = regular ? nextBoundary(s.every, now) : new Date(s.next_run_at);
+        const zone = await zoneOf(s.scope).catch(() => 'UTC');
+        const next = regular ? nextBoundary(s.every, now, zone) : new Date(s.next_run_at);
         let error: string | null;
         try {
-          error = await runOne(s, now);
+          error = await runOne(s, now, zone);
         } catch (err) {
           log.warn({ err, schedule: s.id }, 'scheduled report failed; will retry');
           error = err instanceof Error ? err.message : String(err);
@@ -187,6 +193,7 @@ export function createReportService(opts: ReportServiceOptions) {
         const loc = await repos.org.locate(kind, id);
         if (!loc) throw invalid(`scope.id: no ${kind} with id ${id}`);
         if (!canReach(p, kind, id, loc)) throw notYours();
+        const zone = await zoneOf(body.scope);
         return repos.work.run(async (tx) => {
           const s = await repos.reportSchedules.insert(tx, {
             report: body.report,
@@ -196,7 +203,7 @@ export function createReportService(opts: ReportServiceOptions) {
             every: body.every,
             format: body.format,
             recipients: [...new Set(body.recipients.map((r) => r.trim()))],
-            nextRunAt: nextBoundary(body.every, now),
+            nextRunAt: nextBoundary(body.every, now, zone),
             createdBy: p.username,
             createdById: p.userId,
           });

@@ -25,6 +25,9 @@ const SEVERITY_OF_TYPE = `case event_type ${EVENT_CATALOGUE.map((e) => `when ${e
 
 export const LARGE_MARKER = 'seed_large';
 const DAYS = 14;
+/** Days of offline history (cleared outages) for the availability reports, and outage slots per terminal. */
+const OFFLINE_DAYS = 35;
+const OFFLINE_SLOTS = 5;
 const TERMINALS_PER_SITE = 4;
 const PUMPS_PER_SITE = 6;
 const COMPANY_NAMES = [
@@ -266,18 +269,18 @@ export async function seedLarge(
     end = stepTimer('sites');
     const sites = await count(
       `with s as (
-         insert into sites (company_id, agent_id, title, number, city, lat, lng, timezone)
+         insert into sites (company_id, agent_id, title, number, city, lat, lng, timezone, created_at)
          select ($2::int[])[1 + (g - 1) % cardinality($2::int[])], $1,
                 town || ' ' || road, 'L' || lpad(g::text, 6, '0'), town,
                 round((50.2 + 7.6 * ${u('g * 17 + 1')})::numeric, 5)::float8,
                 round((-5.2 + 6.9 * ${u('g * 19 + 2')})::numeric, 5)::float8,
-                'Europe/London'
+                'Europe/London', $6::timestamptz - interval '800 days'
            from generate_series(1, $3::int) g
           cross join lateral (select ($4::text[])[1 + floor(${u('g * 23 + 3')} * cardinality($4::text[]))::int] as town,
                                      ($5::text[])[1 + floor(${u('g * 29 + 4')} * cardinality($5::text[]))::int] as road) n
          returning 1)
        select count(*) as n from s`,
-      [agentId, companyIds, nSites, TOWNS, ROADS],
+      [agentId, companyIds, nSites, TOWNS, ROADS, now],
     );
     end(sites);
     const siteRange = (
@@ -291,7 +294,7 @@ export async function seedLarge(
     const terminals = await count(
       `with t as (
          insert into terminals (site_id, company_id, agent_id, terminal_no, card_acceptor_name, lat, lng, connectivity,
-                                connectivity_changed_at, last_seen_at, pump_controller)
+                                connectivity_changed_at, last_seen_at, pump_controller, created_at)
          select s.id, s.company_id, s.agent_id,
                 'L' || lpad(((s.id - $1) * ${TERMINALS_PER_SITE} + k)::text, 7, '0'),
                 s.title || '/' || s.city || ' GB',
@@ -299,7 +302,11 @@ export async function seedLarge(
                 case when ${u('s.id * 8 + k + 7')} < 0.03 then 'off' else 'on' end,
                 $2::timestamptz - (${u('s.id * 8 + k + 8')} * 72) * interval '1 hour',
                 $2::timestamptz - (${u('s.id * 8 + k + 9')} * 60) * interval '1 second',
-                k = 1 -- a site's first terminal takes control of its pumps (repositories/pump-carrier.ts)
+                k = 1, -- a site's first terminal takes control of its pumps (repositories/pump-carrier.ts)
+                -- Installed over the last two years; 1 in 100 inside the last 25 days (reports count a terminal's
+                -- availability from its creation).
+                $2::timestamptz - case when ${u('s.id * 8 + k + 10')} < 0.01 then ${u('s.id * 8 + k + 11')} * 25
+                                       else 60 + 700 * ${u('s.id * 8 + k + 11')} end * interval '1 day'
            from sites s cross join generate_series(1, ${TERMINALS_PER_SITE}) k
           where s.id between $1 and $3
           order by s.id, k
@@ -405,41 +412,115 @@ export async function seedLarge(
         alertTexts.push(texts[w % texts.length]);
       }
     }
+    // Offline history for the availability reports (docs/reports.md): over the last OFFLINE_DAYS, each terminal has
+    // OFFLINE_SLOTS slots, half of them holding one outage that starts in the slot's first 80% and lasts one minute
+    // to a day (most a few minutes, a long tail), so a terminal's outages never overlap. Cleared ones only (the open
+    // ones are those of the terminals offline now, below); outages under their acknowledgement delay clear
+    // unacknowledged. A terminal offline now has no outage after it went silent.
+    const agentUser = (
+      await q<{ id: number }>(`select id from users where lower(username) = 'agent' order by id limit 1`)
+    )[0];
+    const offlineSince = new Date(now.getTime() - OFFLINE_DAYS * 86_400_000);
+    const slotS = (OFFLINE_DAYS * 86_400) / OFFLINE_SLOTS;
+    /** Past outages that started in [lo, hi), as rows for `insertAlerts` ($2..$3 the terminals, `nowP` now). */
+    const outages = (lo: string, hi: string, nowP = '$8') => `
+             select t.id, t.site_id, t.company_id, t.agent_id, 3, 'Terminal offline: no heartbeat received', o.s,
+                    o.c, case when o.a < o.c then o.a end
+               from terminals t cross join generate_series(0, ${OFFLINE_SLOTS - 1}) k
+              cross join lateral (
+                select st + (60 + 86340 * power(${u('t.id * 100 + k + 502')}, 6)) * interval '1 second' as c,
+                       st + (30 + 3570 * power(${u('t.id * 100 + k + 503')}, 2)) * interval '1 second' as a,
+                       st as s
+                  from (select '${offlineSince.toISOString()}'::timestamptz
+                               + (k * ${slotS} + ${u('t.id * 100 + k + 501')} * ${slotS * 0.8}) * interval '1 second' as st) x) o
+              where t.id between $2 and $3 and ${u('t.id * 100 + k + 500')} < 0.5
+                and o.s >= ${lo} and o.s < ${hi} and o.s >= t.created_at and o.c <= ${nowP}::timestamptz
+                and (t.connectivity = 'on' or o.c < t.connectivity_changed_at)`;
+    /** Inserts the alerts of `rows` (terminal, site, company, agent, type, text, at, cleared, acknowledged). */
+    const insertAlerts = (rows: string, nowP = '$8') => `
+         with ins as (
+           insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at,
+                               severity, state, cleared_at, acknowledged_at, acknowledged_by, acknowledged_by_id)
+           select terminal_id, site_id, company_id, agent_id, event_type, text, at, at, ${SEVERITY_OF_TYPE},
+                  case when cleared is null then 'active' else 'cleared' end, cleared, acked,
+                  case when acked is not null then 'agent' end, case when acked is not null then ${agentUser?.id ?? 'null'}::int end
+             from (${rows}) a (terminal_id, site_id, company_id, agent_id, event_type, text, at, cleared, acked)
+            where at <= ${nowP}::timestamptz
+            order by at
+           returning 1)
+         select count(*) as n from ins`;
     let alerts = 0;
+    end = stepTimer(`offline history before day 1`);
+    alerts += end(
+      await count(
+        insertAlerts(outages(`'${offlineSince.toISOString()}'::timestamptz`, '$1::timestamptz', '$4'), '$4'),
+        [since, termRange.lo, termRange.hi, now],
+      ),
+    );
     for (let d = 0; d < DAYS; d++) {
       end = stepTimer(`alerts day ${d + 1}/${DAYS}`);
-      // Terminals that are offline now raised a "Terminal offline" alert when they went silent.
+      // Terminals that are offline now raised a "Terminal offline" alert when they went silent; half of those
+      // alerts were acknowledged within the hour.
       const offline = `union all
-             select t.id, t.site_id, t.company_id, t.agent_id, 3, 'Terminal offline: no heartbeat received', t.connectivity_changed_at
+             select t.id, t.site_id, t.company_id, t.agent_id, 3, 'Terminal offline: no heartbeat received',
+                    t.connectivity_changed_at, null::timestamptz,
+                    case when ${u('t.id * 100 + 509')} < 0.5
+                          and t.connectivity_changed_at + interval '1 hour' <= $8::timestamptz
+                         then t.connectivity_changed_at + (60 + 3540 * ${u('t.id * 100 + 510')}) * interval '1 second' end
                from terminals t
               where t.id between $2 and $3 and t.connectivity = 'off'
                 and t.connectivity_changed_at >= $1::timestamptz + $6 * interval '1 day'
-                and t.connectivity_changed_at < $1::timestamptz + ($6 + 1) * interval '1 day'`;
+                and t.connectivity_changed_at < $1::timestamptz + ($6 + 1) * interval '1 day'
+             union all ${outages("$1::timestamptz + $6 * interval '1 day'", "$1::timestamptz + ($6 + 1) * interval '1 day'")}`;
+      // The other alerts: cleared an hour after they started when older than two days; 4 in 10 acknowledged
+      // before that.
       const n = await count(
-        `with ins as (
-           insert into alerts (terminal_id, site_id, company_id, agent_id, event_type, text, started_at, created_at,
-                               severity, state, cleared_at)
-           select terminal_id, site_id, company_id, agent_id, event_type, text, at, at,
-                  ${SEVERITY_OF_TYPE},
-                  case when event_type <> 3 and at < $8::timestamptz - interval '2 days' then 'cleared' else 'active' end,
-                  case when event_type <> 3 and at < $8::timestamptz - interval '2 days' then at + interval '1 hour' end
-             from (
-             select t.id as terminal_id, t.site_id, t.company_id, t.agent_id,
+        insertAlerts(`
+             select terminal_id, site_id, company_id, agent_id, event_type, text, at, cleared,
+                    case when ${u('terminal_id * 1000 + $6 * 10 + k + 88')} < 0.4
+                          and at + ack <= coalesce(cleared, $8::timestamptz) then at + ack end
+               from (
+             select t.id as terminal_id, t.site_id, t.company_id, t.agent_id, k,
                     ($4::int[])[1 + floor(${u('t.id * 1000 + $6 * 10 + k + 77')} * cardinality($4::int[]))::int] as event_type,
                     ($5::text[])[1 + floor(${u('t.id * 1000 + $6 * 10 + k + 77')} * cardinality($5::text[]))::int] as text,
-                    $1::timestamptz + ($6 * 86400 + ${u('t.id * 1000 + $6 * 10 + k + 99')} * 86400) * interval '1 second' as at
+                    x.at,
+                    case when x.at < $8::timestamptz - interval '2 days' then x.at + interval '1 hour' end as cleared,
+                    (30 + 3000 * power(${u('t.id * 1000 + $6 * 10 + k + 66')}, 2)) * interval '1 second' as ack
                from terminals t cross join generate_series(1, ${alertSlots}) k
-              where t.id between $2 and $3 and ${u('t.id * 1000 + $6 * 10 + k + 55')} < $7
-             ${offline}
-           ) a
-           where at <= $8::timestamptz
-           order by at
-           returning 1)
-         select count(*) as n from ins`,
+              cross join lateral (
+                select $1::timestamptz + ($6 * 86400 + ${u('t.id * 1000 + $6 * 10 + k + 99')} * 86400) * interval '1 second' as at) x
+              where t.id between $2 and $3 and ${u('t.id * 1000 + $6 * 10 + k + 55')} < $7) r
+             ${offline}`),
         [since, termRange.lo, termRange.hi, alertTypes, alertTexts, d, alertKeep, now],
       );
       alerts += end(n);
     }
+
+    // Maintenance windows the availability reports subtract: a weekly night window (Sunday 02:00 local, two hours)
+    // at 1 site in 20 since two months, one company's weekly Wednesday 01:00 hour, and a one-off four-hour window
+    // at 1 site in 30 sometime in the last 30 days.
+    await inserted(
+      'maintenance windows',
+      `insert into maintenance_windows (scope_kind, scope_id, tags, agent_id, company_id, site_id, starts_at, ends_at,
+                                        weekdays, start_local, duration_min, reason, created_by, created_by_id,
+                                        created_at)
+       select 'site', s.id, '{}'::text[], s.agent_id, s.company_id, s.id, $3::timestamptz - interval '60 days',
+              $3::timestamptz + interval '300 days', '{7}'::smallint[], '02:00', 120, 'Weekly forecourt service',
+              'agent', $4::int, $3::timestamptz - interval '61 days'
+         from sites s where s.id between $1 and $2 and ${u('s.id * 7 + 601')} < 0.05
+       union all
+       select 'company', c, '{}'::text[], $5::int, c, null, $3::timestamptz - interval '90 days',
+              $3::timestamptz + interval '275 days', '{3}'::smallint[], '01:00', 60, 'Weekly payment host upgrade',
+              'agent', $4::int, $3::timestamptz - interval '91 days'
+         from unnest($6::int[]) with ordinality u(c, i) where i = 1
+       union all
+       select 'site', s.id, '{}'::text[], s.agent_id, s.company_id, s.id, w.s, w.s + interval '4 hours', null, null,
+              null, 'Tank inspection', 'agent', $4::int, w.s - interval '7 days'
+         from sites s
+        cross join lateral (select $3::timestamptz - (1 + 28 * ${u('s.id * 7 + 603')}) * interval '1 day' as s) w
+        where s.id between $1 and $2 and ${u('s.id * 7 + 602')} < 0.033`,
+      [siteRange.lo, siteRange.hi, now, agentUser?.id ?? null, agentId, companyIds],
+    );
 
     const shocks = await inserted(
       'shocks',

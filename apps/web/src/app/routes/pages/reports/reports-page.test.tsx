@@ -56,6 +56,7 @@ describe('Reports page', () => {
         },
       ]),
       'GET /api/reports/schedules/': () => json(schedules),
+      'GET /api/agent/7/sites/': json([]),
       'POST /api/reports/schedules/': (req) => {
         const s = {
           id: 5,
@@ -102,6 +103,79 @@ describe('Reports page', () => {
       format: 'pdf',
       recipients: ['ops@example.com'],
     });
+  }, 60_000);
+
+  it('reports on a company or site the user picks, kept in the URL, and schedules that scope', async () => {
+    const report = (name: string) =>
+      json({
+        from: '2026-10-28T00:00:00.000Z',
+        to: '2026-11-27T00:00:00.000Z',
+        rows: [{ id: 2, name, site_id: 2, ...measures(0.98, 51_000) }],
+        total: { id: null, name: 'Total', site_id: null, ...measures(0.98, 51_000) },
+      });
+    const api = mockFetch({
+      'GET /api/reports/company/11/availability/': report('Company site'),
+      'GET /api/reports/company/11/alerts/': json([]),
+      'GET /api/reports/site/2/availability/': report('Terminal 0002-1'),
+      'GET /api/reports/site/2/alerts/': json([]),
+      'GET /api/reports/schedules/': json([]),
+      'GET /api/agent/7/sites/': json([
+        { id: 2, title: 'Leeds Road', number: '0002', status: 2, company_id: 11 },
+        { id: 3, title: 'York Gate', number: '0003', status: 1, company_id: 12 },
+      ]),
+      'POST /api/reports/schedules/': (req) =>
+        json(
+          {
+            id: 5,
+            ...(req.body as object),
+            next_run_at: '2026-11-30T00:00:00.000Z',
+            last_run_at: null,
+            created_by: 'agent',
+            created_at: '2026-11-27T00:00:00.000Z',
+          },
+          201,
+        ),
+    });
+    const { user, location } = renderWithProviders(null, {
+      routes,
+      route: '/reports?scope=company:11',
+      user: makeUser(),
+    });
+    expect(await screen.findByRole('table', { name: 'Availability' })).toHaveTextContent('Company site');
+    expect(api.find('GET', '/api/reports/agent/7/availability/')).toHaveLength(0);
+    const picker = screen.getByRole('combobox', { name: 'Scope' });
+    expect(picker).toHaveValue('Northern Fuels');
+
+    await user.click(picker);
+    await user.clear(picker);
+    await user.type(picker, 'Leeds');
+    await user.click(await screen.findByRole('option', { name: 'Leeds Road (0002)' }));
+    expect(await screen.findByRole('table', { name: 'Availability' })).toHaveTextContent('Terminal 0002-1');
+    await waitFor(() => expect(location.current.search).toBe('?scope=site%3A2'));
+
+    await user.type(screen.getByRole('textbox', { name: 'Recipients' }), 'ops@example.com');
+    await user.click(screen.getByRole('button', { name: 'Add schedule' }));
+    await waitFor(() => expect(api.find('POST', '/api/reports/schedules/')).toHaveLength(1));
+    expect(api.find('POST', '/api/reports/schedules/')[0]!.body).toMatchObject({
+      scope: { kind: 'site', id: 2 },
+    });
+  }, 60_000);
+
+  it("a scope outside the user's reach in the URL falls back to its own", async () => {
+    mockFetch({
+      'GET /api/reports/agent/7/availability/': json({
+        from: '2026-10-28T00:00:00.000Z',
+        to: '2026-11-27T00:00:00.000Z',
+        rows: [],
+        total: { id: null, name: 'Total', site_id: null, ...measures(1, 0) },
+      }),
+      'GET /api/reports/agent/7/alerts/': json([]),
+      'GET /api/reports/schedules/': json([]),
+      'GET /api/agent/7/sites/': json([]),
+    });
+    renderWithProviders(null, { routes, route: '/reports?scope=company:99', user: makeUser() });
+    expect(await screen.findByRole('combobox', { name: 'Scope' })).toHaveValue('Whole fleet');
+    await screen.findByRole('table', { name: 'Availability' });
   }, 60_000);
 
   it('period presets: 7 and 30 days end now, last month is the calendar month before, custom takes two days', () => {

@@ -22,11 +22,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatLocale } from '../../../../i18n/languages.ts';
-import { notificationScope } from '../../../../lib/api/alerts.ts';
 import { errorText } from '../../../../lib/api-client.ts';
-import { useSession } from '../../../../lib/auth/session.ts';
 import type { Scope } from '../../../../lib/scope.ts';
 import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
+import { ReportScopeSelect, scopeParam, useReportScope } from './report-scope.tsx';
 import {
   createSchedule,
   deleteSchedule,
@@ -65,23 +64,46 @@ function useDuration() {
   );
 }
 
-/** `#/reports`: availability and alerts of the user's own scope over a period, files, and schedules. */
+/**
+ * `#/reports`: availability and alerts over a period of the user's own scope or a company or site inside it
+ * (`?scope=`, report-scope.tsx), files, and schedules (created for the scope shown).
+ */
 export default function ReportsPage() {
   const { t } = useTranslation();
-  const { user } = useSession();
-  const scope = notificationScope(user);
+  const { scope, setScope, options } = useReportScope();
   useDocumentTitle(t('REPORTS_TITLE'));
   return (
     <Stack gap="md">
       <Title order={1} fz="h2">
         {t('REPORTS_TITLE')}
       </Title>
-      {scope ? <Reports scope={scope} /> : <Text c="dimmed">{t('REPORTS_NO_SCOPE')}</Text>}
+      {scope ? (
+        <Reports scope={scope} setScope={setScope} options={options} />
+      ) : (
+        <Text c="dimmed">{t('REPORTS_NO_SCOPE')}</Text>
+      )}
     </Stack>
   );
 }
 
-function Reports({ scope }: { scope: Scope }) {
+type ScopeOptions = ReturnType<typeof useReportScope>['options'];
+
+/** The label of a scope among the picker's options (a schedule's scope), else its kind and id. */
+function scopeName(options: ScopeOptions, scope: Scope): string {
+  const value = scopeParam(scope);
+  for (const g of options) for (const o of g.items) if (o.value === value) return o.label;
+  return `${scope.kind} ${scope.id}`;
+}
+
+function Reports({
+  scope,
+  setScope,
+  options,
+}: {
+  scope: Scope;
+  setScope: (scope: Scope) => void;
+  options: ScopeOptions;
+}) {
   const { t } = useTranslation();
   const [preset, setPreset] = useState<PeriodPreset>('30d');
   const [custom, setCustom] = useState({ from: '', to: '' });
@@ -94,6 +116,7 @@ function Reports({ scope }: { scope: Scope }) {
     <>
       <Card withBorder>
         <Group gap="md" align="end" wrap="wrap">
+          <ReportScopeSelect scope={scope} options={options} onChange={setScope} />
           <Stack gap={4}>
             <Text fw={500} fz="sm" id="reports-period-label">
               {t('REPORTS_PERIOD')}
@@ -157,7 +180,7 @@ function Reports({ scope }: { scope: Scope }) {
           <AlertsSection scope={scope} period={period} />
         </>
       )}
-      <SchedulesSection scope={scope} />
+      <SchedulesSection scope={scope} options={options} />
     </>
   );
 }
@@ -366,7 +389,7 @@ function AlertsSection({ scope, period }: { scope: Scope; period: Period }) {
   );
 }
 
-function SchedulesSection({ scope }: { scope: Scope }) {
+function SchedulesSection({ scope, options }: { scope: Scope; options: ScopeOptions }) {
   const { t, i18n } = useTranslation();
   const locale = formatLocale(i18n.resolvedLanguage ?? i18n.language);
   const client = useQueryClient();
@@ -406,7 +429,7 @@ function SchedulesSection({ scope }: { scope: Scope }) {
   const label = (s: ReportSchedule) =>
     `${t(s.report === 'availability' ? 'REPORTS_AVAILABILITY' : 'REPORTS_ALERTS')} · ${t(
       s.every === 'week' ? 'REPORTS_WEEKLY' : 'REPORTS_MONTHLY',
-    )} · ${s.format.toUpperCase()}`;
+    )} · ${s.format.toUpperCase()} · ${scopeName(options, s.scope)}`;
   const error = create.error ?? remove.error ?? run.error;
   return (
     <Card withBorder component="section" aria-labelledby="reports-schedules">
