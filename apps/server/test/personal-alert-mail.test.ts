@@ -80,9 +80,10 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
       // The demo fleet's organisation, as a database of the old shape holds it.
       for (const table of ORG_TABLES) {
         const rows = await demo.query(`select * from ${table}`);
-        await old.query(`insert into ${table} select * from json_populate_recordset(null::${table}, $1::json)`, [
-          JSON.stringify(rows),
-        ]);
+        await old.query(
+          `insert into ${table} select * from json_populate_recordset(null::${table}, $1::json)`,
+          [JSON.stringify(rows)],
+        );
       }
     }, 120_000);
     afterAll(async () => {
@@ -166,7 +167,11 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
       return Points.parse(res.json()).filter((p) => p.addresses.includes(email));
     };
     const setPref = async (tok: string, email_min_severity: string | null) => {
-      const res = await t.as(tok, { method: 'PUT', url: '/api/user/notifications/', payload: { email_min_severity } });
+      const res = await t.as(tok, {
+        method: 'PUT',
+        url: '/api/user/notifications/',
+        payload: { email_min_severity },
+      });
       expect(res.statusCode, res.body).toBe(200);
     };
 
@@ -177,7 +182,10 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
       agent = await t.login('agent');
       company = await t.login('company');
       agentEmail = (await t.as(agent, { method: 'GET', url: '/api/user/' })).json().email;
-      const res = await t.as(agent, { method: 'POST', url: `/api/terminal/${f.plainTerminalId}/device-token/` });
+      const res = await t.as(agent, {
+        method: 'POST',
+        url: `/api/terminal/${f.plainTerminalId}/device-token/`,
+      });
       token = DeviceTokenResponseSchema.parse(res.json()).token;
     });
     afterAll(async () => {
@@ -206,7 +214,9 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
       const [cp] = await mine(company, companyEmail);
       expect(cp!.owner.kind).toBe('company');
       // Deleting the contact point turns the preference off.
-      expect((await t.as(company, { method: 'DELETE', url: `/api/contact-points/${cp!.id}/` })).statusCode).toBe(200);
+      expect(
+        (await t.as(company, { method: 'DELETE', url: `/api/contact-points/${cp!.id}/` })).statusCode,
+      ).toBe(200);
       expect((await t.as(company, { method: 'GET', url: '/api/user/notifications/' })).json()).toEqual({
         email_min_severity: null,
       });
@@ -231,7 +241,9 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
       expect(mails).toHaveLength(before + 1);
       expect(mails.at(-1)!.text).toMatch(/Power supply failure: mains lost/);
       expect(
-        await t.database.query('select id from notification_deliveries where contact_point_id = $1', [point!.id]),
+        await t.database.query('select id from notification_deliveries where contact_point_id = $1', [
+          point!.id,
+        ]),
       ).toEqual([]);
     });
   });

@@ -51,10 +51,12 @@ export function createNotificationRepository(database: Database) {
       minSeverity: Severity | null,
     ): Promise<{ id: number; agentId: number; companyId: number | null; siteId: number | null } | null> {
       await tx('update users set email_min_severity = $2 where id = $1', [userId, minSeverity]);
-      const rows = await tx<{ id: number; agent_id: number; company_id: number | null; site_id: number | null }>(
-        'select id, agent_id, company_id, site_id from contact_points where user_id = $1',
-        [userId],
-      );
+      const rows = await tx<{
+        id: number;
+        agent_id: number;
+        company_id: number | null;
+        site_id: number | null;
+      }>('select id, agent_id, company_id, site_id from contact_points where user_id = $1', [userId]);
       const r = rows[0];
       return r ? { id: num(r.id), agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id } : null;
     },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Severity } from '@forecourt/contract/events';
 import {
   type ContactPointCreate,
   type ContactPointPatch,
@@ -8,7 +9,6 @@ import {
   type NotificationPolicyPatch,
   type Owner,
 } from '@forecourt/contract/notifications';
-import type { Severity } from '@forecourt/contract/events';
 import { badRequest, forbidden, notFound } from '../lib/errors.ts';
 import { canReach } from '../plugins/scope.ts';
 import type { ChangeInput } from '../repositories/change-repository.ts';
