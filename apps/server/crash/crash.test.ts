@@ -418,3 +418,138 @@ describe('the database stops and starts under polling', () => {
     assert.equal(pid.status, 200);
   });
 });
+
+/** A webhook receiver for the suite: answers `status` (500 until told otherwise), records every delivery id. */
+async function webhookReceiver() {
+  const { createServer } = await import('node:http');
+  const seen: Array<{ id: string; answered: number }> = [];
+  let status = 500;
+  const srv = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ id: String(req.headers['x-forecourt-delivery'] ?? ''), answered: status });
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    seen,
+    answer(s: number) {
+      status = s;
+    },
+    close: () => new Promise<void>((resolve) => srv.close(() => resolve())),
+  };
+}
+
+for (const engine of await engines()) {
+  describe(`notification deliveries across kill -9 on ${engine.name}`, { skip: engine.skip }, () => {
+    let server: ServerProcess | null = null;
+    let receiver: Awaited<ReturnType<typeof webhookReceiver>>;
+    after(async () => {
+      await server?.stop();
+      await receiver?.close();
+      await engine.cleanup();
+    });
+
+    it('delivers every pending delivery after the restart, under its delivery id', async () => {
+      receiver = await webhookReceiver();
+      const port = await freePort();
+      const env = {
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+        // Retried every 2 s for three minutes: none gives up before the restart and the claims' lease (1 min).
+        DELIVERY_RETRY_DELAYS: Array.from({ length: 90 }, () => '2').join(','),
+      };
+      const start = () =>
+        startServer({ port, dataDir: engine.dataDir, databaseUrl: engine.databaseUrl, env });
+      server = await start();
+      let url: string = server.url;
+      const agent = await signIn(url);
+      const cp = await api<{ id: number }>(`${url}/api/contact-points/`, {
+        method: 'POST',
+        token: agent,
+        body: { name: 'On call', kind: 'webhook', url: receiver.url },
+      });
+      assert.equal(cp.status, 201, JSON.stringify(cp.body));
+      for (const id of TERMINALS) {
+        const p = await api(`${url}/api/notification-policies/`, {
+          method: 'POST',
+          token: agent,
+          body: {
+            name: `Terminal ${id}`,
+            target: { scope: { kind: 'terminal', id }, tags: [] },
+            contact_point_ids: [cp.body.id],
+          },
+        });
+        assert.equal(p.status, 201, JSON.stringify(p.body));
+      }
+      // Three alerts on each terminal, through the device API.
+      for (const id of TERMINALS) {
+        const token = await api<{ token: string }>(`${url}/api/terminal/${id}/device-token/`, {
+          method: 'POST',
+          token: agent,
+        });
+        assert.equal(token.status, 200, JSON.stringify(token.body));
+        for (const [type, text] of [
+          [14, 'Power supply failure: mains lost'],
+          [15, 'Modem failure: SIM not detected'],
+          [12, 'Printer error: paper jam'],
+        ] as const) {
+          const r = await api(`${url}/api/device/v1/events`, {
+            method: 'POST',
+            device: token.body.token,
+            body: { event_type: type, text },
+          });
+          assert.equal(r.status, 202, JSON.stringify(r.body));
+        }
+      }
+      const list = () =>
+        api<Array<{ id: number; status: string; attempts: number; event: string }>>(
+          `${url}/api/notification-deliveries/?contact_point_id=${cp.body.id}&limit_to=100`,
+          { token: agent },
+        );
+      // Wait until every delivery has been refused at least once, then kill the server mid-retry.
+      let before: Array<{ id: number; status: string; attempts: number }> = [];
+      for (let i = 0; i < 120; i++) {
+        const r = await list();
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        before = r.body.filter((d) => d.event === 'alert.raised');
+        if (before.length === TERMINALS.length * 3 && before.every((d) => d.attempts >= 1)) break;
+        await sleep(500);
+      }
+      assert.equal(before.length, TERMINALS.length * 3, 'one delivery per alert');
+      assert.ok(
+        before.every((d) => d.status === 'retrying' || d.status === 'pending'),
+        JSON.stringify(before),
+      );
+      const ids = before.map((d) => String(d.id)).sort();
+      assert.ok(receiver.seen.every((s) => s.answered === 500));
+      await server.crash();
+      server = null;
+
+      // The receiver recovers; the server comes back on the same data and sends every one.
+      receiver.answer(200);
+      server = await start();
+      url = server.url;
+      const delivered = () => new Set(receiver.seen.filter((s) => s.answered === 200).map((s) => s.id));
+      const deadline = Date.now() + 150_000;
+      while (Date.now() < deadline && !ids.every((id) => delivered().has(id))) await sleep(500);
+      const missing = ids.filter((id) => !delivered().has(id));
+      assert.deepEqual(missing, [], `${missing.length} of ${ids.length} deliveries never arrived`);
+      const agent2 = await signIn(url);
+      const after = await api<Array<{ id: number; status: string; event: string }>>(
+        `${url}/api/notification-deliveries/?contact_point_id=${cp.body.id}&limit_to=100`,
+        { token: agent2 },
+      );
+      assert.deepEqual(
+        after.body
+          .filter((d) => d.event === 'alert.raised')
+          .map((d) => [String(d.id), d.status])
+          .sort(),
+        ids.map((id) => [id, 'delivered']),
+      );
+    });
+  });
+}

@@ -118,4 +118,12 @@ describe('loadEnv', () => {
     expect(loadEnv({ DELIVERY_RETRY_DELAYS: '0.5,2' }).DELIVERY_RETRY_DELAYS).toEqual([0.5, 2]);
     expect(failure({ DELIVERY_RETRY_DELAYS: '5,soon' })).toMatch(/DELIVERY_RETRY_DELAYS/);
   });
+  it('reads DELIVERY_RETENTION_DAYS: 30 by default, else whole days from 1', () => {
+    expect(loadEnv({}).DELIVERY_RETENTION_DAYS).toBe(30);
+    expect(loadEnv({ DELIVERY_RETENTION_DAYS: '7' }).DELIVERY_RETENTION_DAYS).toBe(7);
+    for (const bad of ['0', '1.5', 'month', '-3'])
+      expect(failure({ DELIVERY_RETENTION_DAYS: bad })).toContain(
+        'DELIVERY_RETENTION_DAYS: must be a whole number of days from 1 to 36500',
+      );
+  });
 });

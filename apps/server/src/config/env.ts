@@ -239,6 +239,8 @@ export const EnvSchema = z.object({
   WEBHOOK_ALLOWED_HOSTS: allowedHosts,
   /** Delays between a notification's attempts, seconds (services/deliveries.ts). */
   DELIVERY_RETRY_DELAYS: retryDelays,
+  /** Delivered and failed notifications are kept this many days, then deleted by the leader (services/deliveries.ts). */
+  DELIVERY_RETENTION_DAYS: days(30),
   /** json or pretty; unset: pretty when stdout is a terminal, else json (lib/logging.ts). */
   LOG_FORMAT: z.enum(['json', 'pretty'], { error: 'must be json or pretty' }).optional(),
 });

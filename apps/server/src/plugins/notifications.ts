@@ -30,6 +30,7 @@ export const notificationsPlugin = fp(
         mailer,
         allow,
         retryDelaysS: app.config.DELIVERY_RETRY_DELAYS,
+        retentionDays: app.config.DELIVERY_RETENTION_DAYS,
         publicUrl: app.config.PUBLIC_URL ?? `http://localhost:${app.config.PORT}`,
         log,
       }),

@@ -162,8 +162,16 @@ export function createContactPointRepository(database: Database) {
       return toRecord(rows[0]!);
     },
 
-    /** Deletes a contact point (its deliveries go with it) and takes it out of every policy. */
+    /**
+     * Deletes a contact point (its deliveries go with it) and takes it out of every policy. A user's own alert mail
+     * is turned off with it (docs/decisions/0025-notifications.md).
+     */
     async remove(tx: Tx, id: number): Promise<void> {
+      await tx(
+        `update users set email_min_severity = null
+          where id = (select user_id from contact_points where id = $1)`,
+        [id],
+      );
       await tx(
         `update notification_policies
             set contact_point_ids = array_remove(contact_point_ids, $1), escalate_to_ids = array_remove(escalate_to_ids, $1)

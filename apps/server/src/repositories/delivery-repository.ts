@@ -169,6 +169,22 @@ export function createDeliveryRepository(database: Database) {
      * then queues `alert.escalated` to the escalation contact points of those due (each alert and contact point
      * once). Answers how many deliveries it queued.
      */
+    /**
+     * Deletes up to `max` delivered or failed deliveries created before `before` (pending and retrying ones stay,
+     * however old); answers how many went.
+     */
+    async prune(before: Date, max: number): Promise<number> {
+      const rows = await database.query<{ id: string }>(
+        `delete from notification_deliveries where id in (
+           select id from notification_deliveries
+            where status in ('delivered', 'failed') and created_at < $1
+            limit $2)
+         returning id`,
+        [before, max],
+      );
+      return rows.length;
+    },
+
     async escalateDue(now: Date): Promise<number> {
       return database.transaction(async (q) => {
         await q(

@@ -4,6 +4,7 @@ import type { alertMailSites, alertMails, alerts } from '../db/schema/events.ts'
 import type { sites, terminals, users } from '../db/schema/org.ts';
 import { iso, num } from './read-scope.ts';
 import type { Row, SqlRow } from './rows.ts';
+import type { Tx } from './unit-of-work.ts';
 
 /** One queued alert of a mail: what the mail lists. */
 export interface PendingAlertMail {
@@ -40,8 +41,38 @@ export function createNotificationRepository(database: Database) {
       return rows[0] ?? null;
     },
 
-    async setPrefs(userId: number, minSeverity: Severity | null): Promise<void> {
-      await database.query('update users set email_min_severity = $2 where id = $1', [userId, minSeverity]);
+    /**
+     * Sets the preference; a trigger on `users` (migration `personal_alert_mail`) keeps the user's own email
+     * contact point in step. Answers that contact point's id and place (null when mail is off).
+     */
+    async setPrefs(
+      tx: Tx,
+      userId: number,
+      minSeverity: Severity | null,
+    ): Promise<{ id: number; agentId: number; companyId: number | null; siteId: number | null } | null> {
+      await tx('update users set email_min_severity = $2 where id = $1', [userId, minSeverity]);
+      const rows = await tx<{
+        id: number;
+        agent_id: number;
+        company_id: number | null;
+        site_id: number | null;
+      }>('select id, agent_id, company_id, site_id from contact_points where user_id = $1', [userId]);
+      const r = rows[0];
+      return r ? { id: num(r.id), agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id } : null;
+    },
+
+    /** The user's own alert-mail contact point, if any. */
+    async personalPoint(
+      userId: number,
+    ): Promise<{ id: number; agentId: number; companyId: number | null; siteId: number | null } | null> {
+      const rows = await database.query<{
+        id: number;
+        agent_id: number;
+        company_id: number | null;
+        site_id: number | null;
+      }>('select id, agent_id, company_id, site_id from contact_points where user_id = $1', [userId]);
+      const r = rows[0];
+      return r ? { id: num(r.id), agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id } : null;
     },
 
     /**

@@ -40,6 +40,8 @@ export async function startBackground(
       { name: 'alert rule sweeps', start: () => app.rules.start() },
       // Unacknowledged alerts whose policy escalates: every 10 s.
       { name: 'notification escalations', start: () => app.deliveries.startEscalations() },
+      // Delivered and failed notifications older than DELIVERY_RETENTION_DAYS: at once, then hourly.
+      { name: 'delivery pruning', start: () => app.deliveries.startPruning() },
       // Scheduled reports for the week or month just ended; one missed while no node was up runs once.
       { name: 'report schedules', start: () => app.reports.start() },
       // Rollout waves: every 2 s, and at once when an install command, a version or a connectivity changes.

@@ -26,6 +26,10 @@ export interface DeliveriesOptions {
   intervalMs?: number;
   /** How often the leader sweeps escalations (ms). */
   escalationMs?: number;
+  /** Delivered and failed deliveries older than this many days are deleted by the leader. */
+  retentionDays: number;
+  /** How often the leader prunes (ms). */
+  pruneMs?: number;
   now?: () => Date;
 }
 
@@ -223,6 +227,41 @@ export function createDeliveries(opts: DeliveriesOptions) {
       return async () => {
         clearInterval(timer);
         await running?.catch(() => 0);
+      };
+    },
+
+    /**
+     * Deletes the delivered and failed deliveries older than the retention as of `at`, in batches so no
+     * statement holds many locks; answers how many went.
+     */
+    async prune(at: Date = now()): Promise<number> {
+      const before = new Date(at.getTime() - opts.retentionDays * 86_400_000);
+      let total = 0;
+      for (;;) {
+        const n = await opts.deliveries.prune(before, 5_000);
+        total += n;
+        if (n < 5_000) return total;
+      }
+    },
+
+    /** The leader's job: prunes old deliveries at once and then hourly; returns its stop function. */
+    startPruning(): () => Promise<void> {
+      let pruning: Promise<unknown> | null = null;
+      const run = () => {
+        if (pruning) return;
+        pruning = service
+          .prune()
+          .catch((err) => opts.log.error({ err }, 'delivery pruning failed'))
+          .finally(() => {
+            pruning = null;
+          });
+      };
+      run();
+      const timer = setInterval(run, opts.pruneMs ?? 3_600_000);
+      timer.unref();
+      return async () => {
+        clearInterval(timer);
+        await pruning?.catch(() => 0);
       };
     },
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Severity } from '@forecourt/contract/events';
 import {
   type ContactPointCreate,
   type ContactPointPatch,
@@ -128,6 +129,32 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
 
   return {
     manager,
+
+    /**
+     * The user's alert-mail preference (docs/decisions/0025-notifications.md): one unit of work sets it, and the
+     * trigger on `users` creates, moves or deletes the user's own email contact point with it; audited, and on the
+     * change feed so the Notifications page follows.
+     */
+    async setAlertMail(p: Principal, minSeverity: Severity | null) {
+      const was = (await repos.notifications.prefs(p.userId))?.email_min_severity ?? null;
+      const before = await repos.notifications.personalPoint(p.userId);
+      await repos.work.run(async (tx) => {
+        const after = await repos.notifications.setPrefs(tx, p.userId, minSeverity);
+        const point = after ?? before;
+        await tx.audit({
+          userId: p.userId,
+          username: p.username,
+          agentId: point?.agentId ?? p.agentId,
+          action: 'update',
+          entity: 'alert_mail',
+          entityId: p.userId,
+          before: { email_min_severity: was, contact_point_id: before?.id ?? null },
+          after: { email_min_severity: minSeverity, contact_point_id: after?.id ?? null },
+        });
+        const changes = [before, after].filter((x) => x !== null).map((x) => fleetChange(x));
+        if (changes.length) await tx.changed(changes);
+      });
+    },
 
     contactPoints: {
       list(p: Principal, page: { limit: number; before?: string }) {

@@ -13,6 +13,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { users } from './org.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -39,8 +40,16 @@ export const contactPoints = pgTable(
     createdBy: text('created_by').notNull(),
     createdById: integer('created_by_id'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /**
+     * Set on a user's own alert mail (docs/decisions/0025-notifications.md): kept in step with the user's
+     * preference and address by a trigger on `users`; delivered as the windowed alert mail, not by the outbox.
+     */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
   },
-  (t) => [index('contact_points_agent_idx').on(t.agentId, t.id.desc())],
+  (t) => [
+    index('contact_points_agent_idx').on(t.agentId, t.id.desc()),
+    uniqueIndex('contact_points_user_uq').on(t.userId),
+  ],
 );
 
 /** Which alerts go where: a target and filters, the contact points, and whom to escalate to. */

@@ -43,7 +43,7 @@ export async function notificationRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      await notifications.setPrefs(request.principal!.userId, request.body.email_min_severity);
+      await app.notifications.setAlertMail(request.principal!, request.body.email_min_severity);
       return read(request.principal!.userId);
     },
   );

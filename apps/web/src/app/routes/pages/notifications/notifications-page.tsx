@@ -7,7 +7,7 @@ import {
   type Delivery,
   type DeliveryStatus,
 } from '@forecourt/contract/notifications';
-import { TARGET_SCOPE_KINDS, type TargetScopeKind } from '@forecourt/contract/targets';
+import type { TargetInput } from '@forecourt/contract/targets';
 import {
   Badge,
   Button,
@@ -29,10 +29,10 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BackToDashboard } from '../../../../components/back-link.tsx';
 import { paths } from '../../../../config/paths.ts';
-import { notificationScope } from '../../../../lib/api/alerts.ts';
 import { errorText } from '../../../../lib/api-client.ts';
 import { useSession } from '../../../../lib/auth/session.ts';
 import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
+import { defaultTarget, TargetPicker } from '../targets/target-picker.tsx';
 import {
   contactPointsQuery,
   createContactPoint,
@@ -226,13 +226,10 @@ function Policies() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const { user } = useSession();
-  const own = notificationScope(user);
   const points = useQuery(contactPointsQuery());
   const policies = useQuery(policiesQuery());
   const [name, setName] = useState('');
-  const [scopeKind, setScopeKind] = useState<TargetScopeKind>(own?.kind ?? 'agent');
-  const [scopeId, setScopeId] = useState<number | string>(own?.id ?? '');
-  const [tags, setTags] = useState('');
+  const [target, setTarget] = useState<TargetInput>(() => defaultTarget(user));
   const [minSeverity, setMinSeverity] = useState<Severity>('major');
   const [to, setTo] = useState<string[]>([]);
   const [after, setAfter] = useState<number | string>('');
@@ -242,10 +239,7 @@ function Policies() {
     mutationFn: () =>
       createPolicy({
         name,
-        target: {
-          scope: { kind: scopeKind, id: Number(scopeId) },
-          tags: tags.split(/[,\s]+/).filter(Boolean),
-        },
+        target,
         min_severity: minSeverity,
         contact_point_ids: to.map(Number),
         escalate_after_s: after === '' ? null : Number(after),
@@ -328,28 +322,8 @@ function Policies() {
               onChange={(e) => setName(e.currentTarget.value)}
               required
             />
+            <TargetPicker value={target} onChange={setTarget} />
             <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
-              <NativeSelect
-                label={t('NOTIFY_SCOPE')}
-                value={scopeKind}
-                onChange={(e) => setScopeKind(e.currentTarget.value as TargetScopeKind)}
-                data={TARGET_SCOPE_KINDS.map((k) => ({
-                  value: k,
-                  label: t(`NOTIFY_SCOPE_${k.toUpperCase()}`),
-                }))}
-              />
-              <NumberInput
-                label={t('NOTIFY_SCOPE_ID')}
-                value={scopeId}
-                onChange={setScopeId}
-                min={1}
-                required
-              />
-              <TextInput
-                label={t('NOTIFY_TAGS')}
-                value={tags}
-                onChange={(e) => setTags(e.currentTarget.value)}
-              />
               <NativeSelect
                 label={t('NOTIFY_MIN_SEVERITY')}
                 value={minSeverity}
