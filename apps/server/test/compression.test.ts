@@ -171,6 +171,10 @@ describe.skipIf(postgresUnavailable)('compression', () => {
     });
     expect(ok.statusCode).toBe(202);
     expect(ok.json()).toEqual({ accepted: 50 });
+    // A device write's answer is no page: two static headers instead of helmet's (decision 0023).
+    expect(ok.headers['x-content-type-options']).toBe('nosniff');
+    expect(ok.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(ok.headers['x-frame-options']).toBeUndefined();
 
     const corrupt = await t.app.inject({
       method: 'POST',

@@ -57,6 +57,8 @@ export interface Database {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Run `fn` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<R>(fn: (query: QueryFn) => Promise<R>): Promise<R>;
+  /** After a write that `query` committed by itself: NOTIFY `channel` soon (coalesced, outside any transaction). */
+  notifyAfterCommit?: (channel: string) => void;
   migrate(): Promise<void>;
   close(): Promise<void>;
   /**
@@ -99,6 +101,7 @@ export function fromPglite(client: PGlite): Database {
   return {
     db,
     kind: 'pglite',
+    notifyAfterCommit: notify,
     async query<T>(sql: string, params: unknown[] = []) {
       const r = await client.query<T>(sql, params);
       return r.rows;
@@ -153,6 +156,7 @@ export function fromPool(pool: pg.Pool): Database {
   return {
     db,
     kind: 'postgres',
+    notifyAfterCommit: notify,
     setQueryTimeout(ms: number) {
       queryTimeoutMs = ms;
     },

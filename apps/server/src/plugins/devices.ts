@@ -73,10 +73,11 @@ export const devicesPlugin = fp(
     app.decorate('deviceAuth', async (request: FastifyRequest) => {
       const token = readDeviceToken(request.headers.authorization);
       if (!token) throw unauthorized('A device token is required: send Authorization: Device <token>.');
-      const terminal = await app.deviceTokens.resolve(token);
+      const hash = hashDeviceToken(token);
+      const terminal = await app.deviceTokens.resolveHash(hash);
       if (!terminal) throw unauthorized('Unknown device token.');
       request.device = terminal;
-      request.deviceTokenHash = hashDeviceToken(token);
+      request.deviceTokenHash = hash;
       await app.heartbeats.seen(terminal);
     });
 

@@ -10,7 +10,7 @@ import type { Database } from '../db/client.ts';
 import { raiseAlertsSql } from './alert-sql.ts';
 import type { ChangeInput, ChangeKind } from './change-repository.ts';
 import { type SettledPump, settlePumps } from './pump-repository.ts';
-import type { Tx } from './unit-of-work.ts';
+import type { Tx, WriteStatement } from './unit-of-work.ts';
 
 /** The terminal a device token belongs to, with the scope columns copied onto what it reports. */
 export interface DeviceTerminal {
@@ -51,6 +51,18 @@ export interface StoredTelemetry {
   versions: DeviceTerminal[];
 }
 
+/**
+ * A telemetry batch as one statement's CTEs (`rows`), the terminals it gives readings (`readings`), and the software
+ * versions its points carry (`versions`, written by `storeTelemetry` only: whether one changed is read back).
+ */
+export interface TelemetryRows {
+  rows: WriteStatement;
+  readings: DeviceTerminal[];
+  versions: { id: number[]; value: string[] };
+  /** The batch's terminals by id. */
+  terminals: Map<number, DeviceTerminal>;
+}
+
 /** One device's telemetry request: its points, dated `now` where they carry no `at`. */
 export interface TelemetryWrite {
   terminal: DeviceTerminal;
@@ -64,14 +76,11 @@ export interface TelemetryWrite {
  */
 export function createDeviceRepository(database: Database) {
   /**
-   * Several telemetry writes in one unit of work (group commit, docs/decisions/0023-device-write-batching.md):
-   * every point as a row, each terminal's latest readings, the hours to roll up again, in one statement; then the
-   * software versions the points carry. Every write names a different terminal. Answers the terminals that got
-   * readings and those whose software version changed.
+   * Several telemetry writes (group commit, docs/decisions/0023-device-write-batching.md) as the CTEs of one
+   * statement: every point as a row, each terminal's latest readings, the hours to roll up again. Every write names
+   * a different terminal; rows are updated in terminal order. Writes nothing itself.
    */
-  async function storeTelemetry(tx: Tx, writes: readonly TelemetryWrite[]): Promise<StoredTelemetry> {
-    const stored: StoredTelemetry = { readings: [], versions: [] };
-    if (!writes.length) return stored;
+  function telemetryRows(writes: readonly TelemetryWrite[]): TelemetryRows {
     const rows = { terminal: [] as number[], site: [] as number[], at: [] as Date[] };
     const cols = Object.fromEntries(TELEMETRY_FIELDS.map((f) => [f, [] as (number | null)[]])) as Record<
       TelemetryField,
@@ -149,22 +158,30 @@ export function createDeviceRepository(database: Database) {
       `$${15 + i * 2}::float8[]`,
       `$${16 + i * 2}::timestamptz[]`,
     ]);
-    await tx(
-      `with stored as (
-           insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
+    const statement: WriteStatement = {
+      ctes: [
+        [
+          'telemetry_rows',
+          `insert into telemetry (terminal_id, site_id, at, battery_life, flash_left, temperature_main_board,
                                   temperature_inside_cabinet, humidity_inside_cabinet, lat, lng)
            select * from unnest($1::int[], $2::int[], $3::timestamptz[], $4::float8[], $5::float8[],
-                                $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::float8[])
-         ), late as (
-           insert into telemetry_rollup_pending (terminal_id, hour)
-           select * from unnest($11::int[], $12::timestamptz[]) on conflict do nothing
-         )
-         update terminals t set ${set.join(', ')},
-                telemetry_at = greatest(coalesce(t.telemetry_at, '-infinity'::timestamptz), u.max_at)
-           from unnest($13::int[], $14::timestamptz[], ${latestArgs.join(', ')})
-                as u(id, max_at, ${TELEMETRY_FIELDS.flatMap((f) => [f, `${f}_at`]).join(', ')})
-          where t.id = u.id`,
-      [
+                                $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::float8[])`,
+        ],
+        [
+          'telemetry_late',
+          `insert into telemetry_rollup_pending (terminal_id, hour)
+           select * from unnest($11::int[], $12::timestamptz[]) on conflict do nothing`,
+        ],
+        [
+          'telemetry_latest',
+          `update terminals t set ${set.join(', ')},
+                  telemetry_at = greatest(coalesce(t.telemetry_at, '-infinity'::timestamptz), u.max_at)
+             from unnest($13::int[], $14::timestamptz[], ${latestArgs.join(', ')})
+                  as u(id, max_at, ${TELEMETRY_FIELDS.flatMap((f) => [f, `${f}_at`]).join(', ')})
+            where t.id = u.id`,
+        ],
+      ],
+      params: [
         rows.terminal,
         rows.site,
         rows.at,
@@ -175,8 +192,30 @@ export function createDeviceRepository(database: Database) {
         terminals.maxAt,
         ...latestParams,
       ],
+    };
+    return {
+      rows: statement,
+      readings: withReadings.map((w) => w.terminal),
+      versions,
+      terminals: new Map(ordered.map((w) => [w.terminal.id, w.terminal])),
+    };
+  }
+
+  /**
+   * Several telemetry writes in one unit of work of several statements: the rows (`telemetryRows`), then the
+   * software versions the points carry, read back to tell which changed. Answers the terminals that got readings
+   * and those whose software version changed. A batch without versions goes as one statement instead
+   * (services/device-writes.ts).
+   */
+  async function storeTelemetry(tx: Tx, writes: readonly TelemetryWrite[]): Promise<StoredTelemetry> {
+    const stored: StoredTelemetry = { readings: [], versions: [] };
+    if (!writes.length) return stored;
+    const { rows, readings, versions, terminals } = telemetryRows(writes);
+    await tx(
+      `with ${rows.ctes.map(([name, sql]) => `${name} as (${sql})`).join(',\n')} select 1`,
+      rows.params,
     );
-    stored.readings = withReadings.map((w) => w.terminal);
+    stored.readings = readings;
     if (versions.id.length) {
       const moved = await tx<{ id: number }>(
         `update terminals t set software_version = u.v
@@ -185,9 +224,8 @@ export function createDeviceRepository(database: Database) {
             returning t.id`,
         [versions.id, versions.value],
       );
-      const byId = new Map(ordered.map((w) => [w.terminal.id, w.terminal]));
       for (const { id } of moved) {
-        const t = byId.get(Number(id));
+        const t = terminals.get(Number(id));
         if (t) stored.versions.push(t);
       }
     }
@@ -254,6 +292,7 @@ export function createDeviceRepository(database: Database) {
     },
 
     storeTelemetry,
+    telemetryRows,
 
     /**
      * Events become alerts, with the terminal's agent, company and site and the catalogue's severity copied on,

@@ -3,7 +3,7 @@ import type { Database } from '../db/client.ts';
 import { createAlertRepository } from './alert-repository.ts';
 import { createApiKeyRepository } from './api-key-repository.ts';
 import { createAuditRepository } from './audit-repository.ts';
-import { createChangeRepository } from './change-repository.ts';
+import { type ChangeInput, createChangeRepository } from './change-repository.ts';
 import { createCommandRepository } from './command-repository.ts';
 import { createCompanyRepository } from './company-repository.ts';
 import { createConnectivityRepository } from './connectivity-repository.ts';
@@ -34,7 +34,14 @@ import { createTargetRepository } from './target-repository.ts';
 import { createTelemetryHistoryRepository } from './telemetry-history-repository.ts';
 import { createTerminalRepository } from './terminal-repository.ts';
 import { createTicketRepository } from './ticket-repository.ts';
-import { type Settle, settleWritesThrough, type Tx, unitOfWork } from './unit-of-work.ts';
+import {
+  type Settle,
+  settleWritesThrough,
+  type Tx,
+  unitOfWork,
+  unitOfWorkStatement,
+  type WriteStatement,
+} from './unit-of-work.ts';
 import { createUserAdminRepository } from './user-admin-repository.ts';
 import { createUserRepository } from './user-repository.ts';
 
@@ -81,6 +88,9 @@ export function createRepositories(database: Database, _config: Env) {
     /** Units of work on this database (unit-of-work.ts): what a service writes through, and when it returns. */
     work: {
       run: <R>(fn: (tx: Tx) => Promise<R>) => unitOfWork(database, fn),
+      /** A unit of work that is one statement: a write's CTEs and its changes, one round trip (unit-of-work.ts). */
+      statement: (write: WriteStatement, changes: readonly ChangeInput[]) =>
+        unitOfWorkStatement(database, write, changes),
       /** After its commit, a write waits for `settle` (this node's feed passing its last change). */
       settleThrough: (settle: Settle) => settleWritesThrough(database, settle),
     },

@@ -100,13 +100,11 @@ async function insertAudit(q: QueryFn, entries: readonly AuditEntry[]): Promise<
 const COLUMNS = ['agentId', 'companyId', 'siteId', 'terminalId', 'pumpId', 'userId'] as const;
 
 /**
- * Inserts changes (equal ones once) and wakes every node after the commit (NOTIFY); answers the newest id.
- *
- * The transaction id is taken before the ids are drawn: a reader that sees a gap in the ids can then tell, from
- * its snapshots, when every transaction that could still fill it has ended (services/change-feed.ts).
+ * The CTEs that insert changes (equal ones once), their parameters numbered from `$<first>`: `changes_ins` returns
+ * the ids. The transaction id is taken before the ids are drawn: a reader that sees a gap in the ids can then tell,
+ * from its snapshots, when every transaction that could still fill it has ended (services/change-feed.ts).
  */
-async function insertChanges(q: QueryFn, changes: readonly ChangeInput[]): Promise<number> {
-  if (!changes.length) return 0;
+function changesCtes(changes: readonly ChangeInput[], first: number): { sql: string; params: unknown[] } {
   const seen = new Set<string>();
   const rows: ChangeInput[] = [];
   for (const c of changes) {
@@ -116,23 +114,72 @@ async function insertChanges(q: QueryFn, changes: readonly ChangeInput[]): Promi
     rows.push(c);
   }
   const ids = (k: (typeof COLUMNS)[number]) => rows.map((r) => (r[k] != null && r[k] > 0 ? r[k] : null));
-  const out = await q<{ max: string | number | null }>(
-    `with tx as materialized (select pg_current_xact_id() as xid),
-          ins as (
+  const $ = (i: number) => `$${first + i}`;
+  return {
+    sql: `changes_tx as materialized (select pg_current_xact_id() as xid),
+          changes_ins as (
             insert into changes (id, xid, kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id)
-            select nextval('changes_id_seq'), tx.xid, u.kind, u.agent_id, u.company_id, u.site_id, u.terminal_id,
-                   u.pump_id, u.user_id
-              from tx, unnest($1::text[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[])
+            select nextval('changes_id_seq'), changes_tx.xid, u.kind, u.agent_id, u.company_id, u.site_id,
+                   u.terminal_id, u.pump_id, u.user_id
+              from changes_tx, unnest(${$(0)}::text[], ${$(1)}::int[], ${$(2)}::int[], ${$(3)}::int[], ${$(4)}::int[],
+                                      ${$(5)}::int[], ${$(6)}::int[])
                    with ordinality as u(kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id, n)
              order by u.n
             returning id
-          )
-     select max(id) as max from ins`,
-    [rows.map((r) => r.kind), ...COLUMNS.map(ids)],
+          )`,
+    params: [rows.map((r) => r.kind), ...COLUMNS.map(ids)],
+  };
+}
+
+/** Inserts changes (equal ones once) and wakes every node after the commit (NOTIFY); answers the newest id. */
+async function insertChanges(q: QueryFn, changes: readonly ChangeInput[]): Promise<number> {
+  if (!changes.length) return 0;
+  const ctes = changesCtes(changes, 1);
+  const out = await q<{ max: string | number | null }>(
+    `with ${ctes.sql} select max(id) as max from changes_ins`,
+    ctes.params,
   );
   // The wake-up goes after the commit, outside the transaction, at most one per node every few ms: a NOTIFY inside
   // each writing transaction would make PostgreSQL commit them one at a time.
   if (q.notifyAfterCommit) q.notifyAfterCommit(CHANGE_CHANNEL);
   else await q(`select pg_notify('${CHANGE_CHANNEL}', '')`);
   return Number(out[0]?.max ?? 0);
+}
+
+/**
+ * A repository's write as data-modifying CTEs of one statement (`name as (sql)`, parameters `$1`… of `params`),
+ * for a unit of work that is that one statement (`unitOfWorkStatement`).
+ */
+export interface WriteStatement {
+  ctes: ReadonlyArray<readonly [name: string, sql: string]>;
+  params: unknown[];
+}
+
+/**
+ * A unit of work that is one statement, one round trip: the write's CTEs and the insert of its changes (recorded
+ * as `tx.changed` would) run as one statement, so in one transaction of its own, committed when it answers — no
+ * `begin` and `commit` of their own. For a hot write whose changes are known before it runs (device telemetry,
+ * docs/decisions/0023-device-write-batching.md); anything that reads its own results first uses `unitOfWork`.
+ * After the commit, the same as `unitOfWork`: this node's `settle`, and the coalesced NOTIFY.
+ */
+export async function unitOfWorkStatement(
+  database: Database,
+  write: WriteStatement,
+  changes: readonly ChangeInput[],
+): Promise<void> {
+  const parts = write.ctes.map(([name, sql]) => `${name} as (${sql})`);
+  let sql = `with ${parts.join(',\n')} select 0 as max`;
+  let params = write.params;
+  if (changes.length) {
+    const ctes = changesCtes(changes, write.params.length + 1);
+    sql = `with ${[...parts, ctes.sql].join(',\n')} select max(id) as max from changes_ins`;
+    params = [...write.params, ...ctes.params];
+  }
+  const out = await database.query<{ max: string | number | null }>(sql, params);
+  const lastChangeId = Number(out[0]?.max ?? 0);
+  if (!changes.length) return;
+  if (database.notifyAfterCommit) database.notifyAfterCommit(CHANGE_CHANNEL);
+  else await database.query(`select pg_notify('${CHANGE_CHANNEL}', '')`);
+  const settle = settlers.get(database);
+  if (lastChangeId > 0 && settle) await settle({ lastChangeId, changes: [...changes] });
 }

@@ -53,6 +53,16 @@ export function createDeviceTokenService(repos: Pick<Repositories, 'devices' | '
     for (const [hash, entry] of cache) if (entry.terminal && match(entry.terminal)) cache.delete(hash);
   }
 
+  /** `resolve` for a token already hashed (`hashDeviceToken`): the device API hashes each request's token once. */
+  async function resolveHash(hash: string): Promise<DeviceTerminal | null> {
+    const hit = cache.get(hash);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.terminal;
+    const terminal = await repo.terminalByTokenHash(hash);
+    if (cache.size >= MAX_CACHED) cache.clear();
+    cache.set(hash, { at: Date.now(), terminal });
+    return terminal;
+  }
+
   return {
     /**
      * A new token for the terminal (the old one stops working), with its audit entry: who provisioned it and when,
@@ -95,15 +105,10 @@ export function createDeviceTokenService(repos: Pick<Repositories, 'devices' | '
     },
 
     async resolve(token: string): Promise<DeviceTerminal | null> {
-      const hash = hashDeviceToken(token);
-      const hit = cache.get(hash);
-      if (hit && Date.now() - hit.at < CACHE_MS) return hit.terminal;
-      const terminal = await repo.terminalByTokenHash(hash);
-      if (cache.size >= MAX_CACHED) cache.clear();
-      cache.set(hash, { at: Date.now(), terminal });
-      return terminal;
+      return resolveHash(hashDeviceToken(token));
     },
 
+    resolveHash,
     forgetTerminal,
     forgetPlace,
   };

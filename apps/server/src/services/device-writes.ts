@@ -23,10 +23,20 @@ export function createDeviceWriteService(
   return {
     /**
      * Telemetry of several terminals in one unit of work: a 'telemetry' change per terminal that got readings, and
-     * a 'fleet' one per terminal whose software version changed (the admin lists show it).
+     * a 'fleet' one per terminal whose software version changed (the admin lists show it). A batch whose points
+     * carry no software version (nearly all) is one statement, rows and changes together, one round trip; one
+     * with versions reads back which changed first, so it is a transaction of a few statements.
      */
     async telemetry(writes: readonly TelemetryWrite[]): Promise<void> {
       if (!writes.length) return;
+      if (!writes.some((w) => w.points.some((p) => p.software_version !== undefined))) {
+        const { rows, readings } = devices.telemetryRows(writes);
+        await work.statement(
+          rows,
+          readings.map((t) => changeOf('telemetry', t)),
+        );
+        return;
+      }
       await work.run(async (tx) => {
         const stored = await devices.storeTelemetry(tx, writes);
         const changes = [

@@ -24,6 +24,15 @@ import type { DeviceTerminal } from '../../repositories/device-repository.ts';
 import { parseBatch } from './parse-batch.ts';
 
 const PREFIX = '/api/device/v1';
+/**
+ * What a device write answers with instead of helmet's page headers: `{accepted}` is never a page, so only what
+ * keeps a browser from treating it as one (no sniffing, no active content, no framing). Static: nothing is computed
+ * per request (docs/decisions/0023-device-write-batching.md).
+ */
+const WRITE_ANSWER_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+} as const;
 /** A full batch of 10,000 items is a few MB of JSON. */
 const WRITE_BODY_LIMIT = 8 * 1024 * 1024;
 const RETIRED_TOKEN = 'This device token is no longer valid: it was rotated.';
@@ -56,7 +65,17 @@ export async function deviceRoutes(fastify: FastifyInstance) {
     app.post(
       `${PREFIX}/${path}`,
       {
-        onRequest: app.deviceAuth,
+        onRequest: [
+          (_request, reply, done) => {
+            reply.headers(WRITE_ANSWER_HEADERS);
+            done();
+          },
+          app.deviceAuth,
+        ],
+        // The answer is a few bytes: no compression pass (a gzipped request body is still inflated), and helmet's
+        // page headers are left to pages (WRITE_ANSWER_HEADERS above).
+        compress: false,
+        helmet: false,
         bodyLimit: WRITE_BODY_LIMIT,
         validatorCompiler: passThrough,
         schema: {
