@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TargetAnswerSchema } from './alert-rules.ts';
+import { ListPageFields } from './common.ts';
 import { TargetSchema } from './targets.ts';
 
 /**
@@ -122,14 +123,5 @@ export const MaintenanceListQuerySchema = z.object({
     .transform((v) => v === true || v === 'true' || v === '1')
     .optional()
     .describe('true: only windows in force now; false: only those not'),
-  limit_to: z.coerce
-    .number({ error: 'limit_to must be a whole number from 1 to 1000' })
-    .int('limit_to must be a whole number from 1 to 1000')
-    .min(1, 'limit_to must be a whole number from 1 to 1000')
-    .max(1000, 'limit_to must be a whole number from 1 to 1000')
-    .default(100),
-  before: z
-    .string()
-    .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
-    .optional(),
+  ...ListPageFields,
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ListPageFields } from './common.ts';
 import { SCOPE_KINDS } from './scope.ts';
 import { EMAIL_MAX, EMAIL_PATTERN } from './validation-rules.ts';
 
@@ -192,16 +193,7 @@ export const ReportScheduleSchema = z.object({
 export type ReportSchedule = z.infer<typeof ReportScheduleSchema>;
 
 export const ReportScheduleListQuerySchema = z.object({
-  limit_to: z.coerce
-    .number({ error: 'limit_to must be a whole number from 1 to 1000' })
-    .int('limit_to must be a whole number from 1 to 1000')
-    .min(1, 'limit_to must be a whole number from 1 to 1000')
-    .max(1000, 'limit_to must be a whole number from 1 to 1000')
-    .default(100),
-  before: z
-    .string()
-    .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
-    .optional(),
+  ...ListPageFields,
 });
 
 /**
