@@ -1,25 +1,8 @@
-import { execSync } from 'node:child_process';
-import pg from 'pg';
-import { largeDataset } from './lib/dataset.ts';
+import { onLargeDataset } from './lib/large-run.ts';
 import { authHeader, signedInAgent } from './lib/load.ts';
-import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
-import { startServer } from './lib/server.ts';
+import { fmt, isMain, summary, table, uptimeLoad, waitForQuiet, writeResult } from './lib/report.ts';
 
 const DAY_MS = 86_400_000;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-
-function summary(ms: number[]) {
-  const sorted = [...ms].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), n: sorted.length };
-}
-
-const load = () =>
-  execSync('uptime')
-    .toString()
-    .trim()
-    .replace(/^.*load average: /, '');
 
 /**
  * bench:reports — on the scale data set (SEED=large), through the real server: p50/p95 of a 30-day availability
@@ -30,26 +13,8 @@ const load = () =>
  * `--server-cpus`). `--scale` (default 0.05), `--requests` (default 30).
  */
 export async function benchReports(argv = process.argv.slice(2)) {
-  const args = parseArgs(argv.includes('--db') ? argv : [...argv, '--db', 'postgres']);
-  if (args.db !== 'postgres') {
-    console.log('bench:reports runs on PostgreSQL only (--db postgres)');
-    return null;
-  }
-  const scale = Number(args.flags.get('scale') ?? 0.05);
-  const requests = Number(args.flags.get('requests') ?? 30);
-  const serverCpus = args.flags.get('server-cpus') ?? '1';
-  console.log(`\n== bench:reports on postgres, LARGE_SCALE=${scale} ==`);
-  const target = await largeDataset('postgres', scale);
-  const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 2 });
-  const server = await startServer({
-    dataDir: target.dataDir,
-    databaseUrl: target.databaseUrl,
-    seed: 'large',
-    env: { LARGE_SCALE: String(scale) },
-    cpus: serverCpus,
-    readyTimeoutMs: 600_000,
-  });
-  try {
+  return onLargeDataset('reports', argv, { poolMax: 2 }, async ({ args, scale, pool, server }) => {
+    const requests = Number(args.flags.get('requests') ?? 30);
     const { token, agentId } = await signedInAgent(server.url);
     const sizes = (
       await pool.query<{ terminals: string; alerts: string; offline: string }>(
@@ -63,7 +28,7 @@ export async function benchReports(argv = process.argv.slice(2)) {
       `agent ${agentId}: ${fmt(Number(sizes.terminals))} terminals, ${fmt(Number(sizes.alerts))} alerts of which ${fmt(Number(sizes.offline))} offline`,
     );
     await waitForQuiet(args.wait);
-    const loadBefore = load();
+    const loadBefore = uptimeLoad();
 
     const rows: Array<Record<string, string | number>> = [];
     const figures: Record<string, unknown> = {};
@@ -124,7 +89,7 @@ export async function benchReports(argv = process.argv.slice(2)) {
       );
       return `${fmt(Number(r.rows[0]!.n))} alerts`;
     });
-    const loadAfter = load();
+    const loadAfter = uptimeLoad();
     console.log('');
     table(rows);
     console.log(`load average (uptime) before: ${loadBefore}; after: ${loadAfter}`);
@@ -138,11 +103,7 @@ export async function benchReports(argv = process.argv.slice(2)) {
     };
     console.log(`\nwritten to ${writeResult('reports-postgres', result)}`);
     return result;
-  } finally {
-    await server.stop();
-    await pool.end();
-    await target.cleanup();
-  }
+  });
 }
 
 if (isMain(import.meta.url)) {
