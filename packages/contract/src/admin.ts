@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListPageFields } from './common.ts';
+import { ListPageSchema } from './common.ts';
 import { splitTagCell, TAG_PATTERN, TAG_RULE, tagListField } from './targets.ts';
 import { EMAIL_PATTERN } from './validation.ts';
 
@@ -285,7 +285,7 @@ export type UserPatch = z.infer<typeof UserPatchSchema>;
 
 // ---------- lists ----------
 
-const beforeCursor = ListPageFields.before.describe(
+const beforeCursor = ListPageSchema.shape.before.describe(
   'Cursor: only rows older than this one (the id of the last row seen; also in X-Next-Cursor and Link)',
 );
 const qField = z
@@ -303,7 +303,7 @@ const idFilter = (name: string) =>
 /** Lists are newest first and page like the logs (docs/api-logs.md): `limit_to`, `before`. */
 export const AdminListQuerySchema = z.object({
   q: qField,
-  limit_to: ListPageFields.limit_to,
+  limit_to: ListPageSchema.shape.limit_to,
   before: beforeCursor,
 });
 export type AdminListQuery = z.infer<typeof AdminListQuerySchema>;
@@ -467,7 +467,7 @@ export const AuditEntrySchema = z
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
 export const AuditQuerySchema = z.object({
-  limit_to: ListPageFields.limit_to,
+  limit_to: ListPageSchema.shape.limit_to,
   before: beforeCursor,
   entity: z
     .enum(AUDIT_ENTITIES, { error: `entity must be ${AUDIT_ENTITIES.join(', ')}` })

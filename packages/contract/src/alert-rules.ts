@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListPageFields } from './common.ts';
+import { ListPageSchema } from './common.ts';
 import { SEVERITIES, type Severity } from './severity.ts';
 import { TARGET_SCOPE_KINDS, TargetSchema } from './targets.ts';
 import { TELEMETRY_SIGNALS, type TelemetrySignal } from './telemetry-history.ts';
@@ -176,7 +176,7 @@ export const AlertRuleSchema = z
 export type AlertRule = z.infer<typeof AlertRuleSchema>;
 
 export const AlertRuleListQuerySchema = z.object({
-  ...ListPageFields,
+  ...ListPageSchema.shape,
 });
 
 // ---------- evaluation ----------

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListPageFields } from './common.ts';
+import { ListPageSchema } from './common.ts';
 
 /**
  * API keys (docs/integrations.md "API keys"): long-lived credentials a user makes for another system. A key acts
@@ -90,5 +90,5 @@ export const ApiKeyCreatedSchema = ApiKeySchema.extend({
 }).describe('The new key with its token, shown once');
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 
-export const ApiKeyListQuerySchema = z.object(ListPageFields);
+export const ApiKeyListQuerySchema = ListPageSchema;
 export type ApiKeyListQuery = z.output<typeof ApiKeyListQuerySchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TargetAnswerSchema } from './alert-rules.ts';
-import { ListPageFields } from './common.ts';
+import { ListPageSchema } from './common.ts';
 import { TargetSchema } from './targets.ts';
 
 /**
@@ -123,5 +123,5 @@ export const MaintenanceListQuerySchema = z.object({
     .transform((v) => v === true || v === 'true' || v === '1')
     .optional()
     .describe('true: only windows in force now; false: only those not'),
-  ...ListPageFields,
+  ...ListPageSchema.shape,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TargetAnswerSchema } from './alert-rules.ts';
-import { ListPageFields } from './common.ts';
+import { ListPageSchema } from './common.ts';
 import { SEVERITIES } from './severity.ts';
 import { TargetSchema } from './targets.ts';
 import { EMAIL_PATTERN } from './validation.ts';
@@ -268,7 +268,7 @@ export const DeliverySchema = z
   .describe('One notification sent to one contact point');
 export type Delivery = z.infer<typeof DeliverySchema>;
 
-export const NotificationListQuerySchema = z.object(ListPageFields);
+export const NotificationListQuerySchema = ListPageSchema;
 
 const idQuery = (field: string) =>
   z
@@ -278,7 +278,7 @@ const idQuery = (field: string) =>
     .optional();
 
 export const DeliveryListQuerySchema = z.object({
-  ...ListPageFields,
+  ...ListPageSchema.shape,
   alert_id: idQuery('alert_id'),
   contact_point_id: idQuery('contact_point_id'),
   status: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ListPageFields } from './common.ts';
+import { ListPageSchema } from './common.ts';
 import { SCOPE_KINDS } from './scope.ts';
 import { EMAIL_MAX, EMAIL_PATTERN } from './validation-rules.ts';
 
@@ -193,7 +193,7 @@ export const ReportScheduleSchema = z.object({
 export type ReportSchedule = z.infer<typeof ReportScheduleSchema>;
 
 export const ReportScheduleListQuerySchema = z.object({
-  ...ListPageFields,
+  ...ListPageSchema.shape,
 });
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TargetAnswerSchema } from './alert-rules.ts';
-import { ListPageFields } from './common.ts';
+import { ListPageSchema } from './common.ts';
 import { TargetSchema } from './targets.ts';
 
 /**
@@ -180,15 +180,15 @@ export const RolloutTerminalSchema = z.object({
 });
 export type RolloutTerminal = z.infer<typeof RolloutTerminalSchema>;
 
-export const SoftwareListQuerySchema = z.object(ListPageFields);
+export const SoftwareListQuerySchema = ListPageSchema;
 export const RolloutListQuerySchema = z.object({
-  ...ListPageFields,
+  ...ListPageSchema.shape,
   state: z.enum(ROLLOUT_STATES, { error: `state must be one of ${ROLLOUT_STATES.join(', ')}` }).optional(),
 });
 
 const statusText = `status must be one of ${ROLLOUT_STATUSES.join(', ')}`;
 export const RolloutTerminalsQuerySchema = z.object({
-  ...ListPageFields,
+  ...ListPageSchema.shape,
   status: z
     .union(
       [
