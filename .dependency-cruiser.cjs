@@ -95,7 +95,10 @@ module.exports = {
       comment:
         'Only services call repositories that write (those importing repositories/unit-of-work.ts): nothing else in the server (routes, plugins, lib, config, app.ts, server.ts) imports one, only read repositories; a type-only import (a row type) is allowed (docs/decisions/0019-repositories-and-row-types.md).',
       severity: 'error',
-      from: { path: '^apps/server/src/', pathNot: '^apps/server/src/(services|repositories|db)/|[.]test[.]tsx?$' },
+      from: {
+        path: '^apps/server/src/',
+        pathNot: '^apps/server/src/(services|repositories|db)/|[.]test[.]tsx?$',
+      },
       to: {
         path: `^apps/server/src/repositories/(${writingRepositories.join('|')})$`,
         dependencyTypesNot: ['type-only'],

@@ -2,7 +2,9 @@ import type { Repositories } from '../repositories/index.ts';
 import type { WindowFields, WindowRecord } from '../repositories/maintenance-repository.ts';
 import { publicWindow } from '../repositories/rule-read-model.ts';
 import type { RuleActor } from '../repositories/rule-repository.ts';
-import { placeAudit, placeChange } from '../repositories/rule-sql.ts';
+import { placeWrites } from './place-writes.ts';
+
+const record = placeWrites<WindowRecord>('maintenance_window', publicWindow);
 
 /**
  * Writing maintenance windows (docs/rules-and-maintenance.md): each write is one unit of work with its audit entry
@@ -15,16 +17,7 @@ export function createMaintenanceService(repos: Pick<Repositories, 'maintenance'
     create(actor: RuleActor, f: WindowFields, now: Date): Promise<WindowRecord> {
       return work.run(async (tx) => {
         const w = await maintenance.insert(tx, actor, f, now);
-        await tx.audit(
-          placeAudit(actor, w.place, {
-            action: 'create',
-            entity: 'maintenance_window',
-            entityId: w.id,
-            before: null,
-            after: publicWindow(w),
-          }),
-        );
-        await tx.changed(placeChange('fleet', w.place));
+        await record(tx, actor, 'create', { before: null, after: w });
         return w;
       });
     },
@@ -32,17 +25,8 @@ export function createMaintenanceService(repos: Pick<Repositories, 'maintenance'
     update(actor: RuleActor, before: WindowRecord, f: WindowFields, now: Date): Promise<WindowRecord> {
       return work.run(async (tx) => {
         const w = await maintenance.update(tx, before.id, f);
-        const released = await maintenance.releaseWindow(tx, now, w.id);
-        await tx.audit(
-          placeAudit(actor, w.place, {
-            action: 'update',
-            entity: 'maintenance_window',
-            entityId: w.id,
-            before: publicWindow(before),
-            after: publicWindow(w),
-          }),
-        );
-        await tx.changed([...released, placeChange('fleet', before.place), placeChange('fleet', w.place)]);
+        const changes = await maintenance.releaseWindow(tx, now, w.id);
+        await record(tx, actor, 'update', { before, after: w, changes });
         return w;
       });
     },
@@ -51,21 +35,17 @@ export function createMaintenanceService(repos: Pick<Repositories, 'maintenance'
     end(actor: RuleActor, before: WindowRecord, now: Date): Promise<void> {
       return work.run(async (tx) => {
         await maintenance.endNow(tx, before.id, now);
-        const released = await maintenance.releaseWindow(tx, now, before.id);
-        await tx.audit(
-          placeAudit(actor, before.place, {
-            action: 'end',
-            entity: 'maintenance_window',
-            entityId: before.id,
-            before: publicWindow(before),
-            after: {
-              ends_at: new Date(
-                Math.max(Date.parse(before.starts_at), Math.min(Date.parse(before.ends_at), now.getTime())),
-              ).toISOString(),
-            },
-          }),
+        const changes = await maintenance.releaseWindow(tx, now, before.id);
+        const endsAt = Math.max(
+          Date.parse(before.starts_at),
+          Math.min(Date.parse(before.ends_at), now.getTime()),
         );
-        await tx.changed([...released, placeChange('fleet', before.place)]);
+        await record(tx, actor, 'end', {
+          before,
+          after: null,
+          afterShown: { ends_at: new Date(endsAt).toISOString() },
+          changes,
+        });
       });
     },
   };

@@ -1,7 +1,9 @@
 import type { Repositories } from '../repositories/index.ts';
 import { publicRule } from '../repositories/rule-read-model.ts';
 import type { RuleActor, RuleFields, RuleRecord } from '../repositories/rule-repository.ts';
-import { placeAudit, placeChange } from '../repositories/rule-sql.ts';
+import { placeWrites } from './place-writes.ts';
+
+const record = placeWrites<RuleRecord>('alert_rule', publicRule);
 
 /**
  * Writing alert rules (docs/rules-and-maintenance.md): each write is one unit of work with its audit entry (under
@@ -13,16 +15,7 @@ export function createRuleAdminService(repos: Pick<Repositories, 'rules' | 'work
     create(actor: RuleActor, f: RuleFields): Promise<RuleRecord> {
       return work.run(async (tx) => {
         const rule = await rules.insert(tx, actor, f);
-        await tx.audit(
-          placeAudit(actor, rule.place, {
-            action: 'create',
-            entity: 'alert_rule',
-            entityId: rule.id,
-            before: null,
-            after: publicRule(rule),
-          }),
-        );
-        await tx.changed(placeChange('fleet', rule.place));
+        await record(tx, actor, 'create', { before: null, after: rule });
         return rule;
       });
     },
@@ -39,18 +32,8 @@ export function createRuleAdminService(repos: Pick<Repositories, 'rules' | 'work
           JSON.stringify([before.target, before.signal, before.op, before.threshold, before.for_s]) !==
             JSON.stringify([rule.target, rule.signal, rule.op, rule.threshold, rule.for_s]) ||
           before.clear_threshold !== rule.clear_threshold;
-        const changes = [placeChange('fleet', before.place), placeChange('fleet', rule.place)];
-        if (rearmed) changes.push(...(await rules.clearAlerts(tx, rule.id, now)));
-        await tx.audit(
-          placeAudit(actor, rule.place, {
-            action: 'update',
-            entity: 'alert_rule',
-            entityId: rule.id,
-            before: publicRule(before),
-            after: publicRule(rule),
-          }),
-        );
-        await tx.changed(changes);
+        const changes = rearmed ? await rules.clearAlerts(tx, rule.id, now) : [];
+        await record(tx, actor, 'update', { before, after: rule, changes });
         return rule;
       });
     },
@@ -59,20 +42,8 @@ export function createRuleAdminService(repos: Pick<Repositories, 'rules' | 'work
     remove(actor: RuleActor, before: RuleRecord, now: Date): Promise<void> {
       return work.run(async (tx) => {
         await rules.markDeleted(tx, before.id, now);
-        const changes = [
-          placeChange('fleet', before.place),
-          ...(await rules.clearAlerts(tx, before.id, now)),
-        ];
-        await tx.audit(
-          placeAudit(actor, before.place, {
-            action: 'delete',
-            entity: 'alert_rule',
-            entityId: before.id,
-            before: publicRule(before),
-            after: null,
-          }),
-        );
-        await tx.changed(changes);
+        const changes = await rules.clearAlerts(tx, before.id, now);
+        await record(tx, actor, 'delete', { before, after: null, changes });
       });
     },
   };
