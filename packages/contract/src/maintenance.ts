@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TargetAnswerSchema } from './alert-rules.ts';
 import { ListPageSchema } from './common.ts';
+import { isoInstant } from './instant.ts';
 import { TargetSchema } from './targets.ts';
 
 /**
@@ -26,14 +27,7 @@ export const MAINTENANCE_TEXTS = {
   ended: 'This window has ended: it can no longer be changed.',
 } as const;
 
-const instant = (message: string) =>
-  z
-    .string({ error: message })
-    .pipe(z.iso.datetime({ offset: true, error: message }))
-    .refine((v) => {
-      const y = new Date(v).getUTCFullYear();
-      return y >= 2000 && y < 2100;
-    }, message);
+const instant = (message: string) => isoInstant(message, 2000, 2099);
 
 export const RecurrenceSchema = z
   .object(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ListPageSchema } from './common.ts';
+import { isoInstant } from './instant.ts';
 import { SCOPE_KINDS } from './scope.ts';
 import { EMAIL_MAX, EMAIL_PATTERN } from './validation-rules.ts';
 
@@ -33,14 +34,7 @@ export const REPORT_TEXTS = {
   recipients: 'recipients must list 1 to 20 email addresses',
 } as const;
 
-const instant = (message: string) =>
-  z
-    .string({ error: message })
-    .pipe(z.iso.datetime({ offset: true, error: message }))
-    .refine((v) => {
-      const y = new Date(v).getUTCFullYear();
-      return y >= 1900 && y <= 9999;
-    }, message);
+const instant = (message: string) => isoInstant(message, 1900, 9999);
 
 const periodFields = {
   from: instant(REPORT_TEXTS.from)
