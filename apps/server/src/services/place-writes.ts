@@ -10,9 +10,10 @@ const fleetChange = (p: Place): ChangeInput => ({
 });
 
 /**
- * What a write to an object with a place (an alert rule, a maintenance window) records in its unit of work: one
- * audit entry under the agent of its place, with the object as the API shows it before and after, and the 'fleet'
- * change of its place (of both places when it moved), with `changes` (its alerts) beside them.
+ * What a write to an object with a place (an alert rule, a maintenance window, a contact point, a notification
+ * policy) records in its unit of work: one audit entry under the agent of its place, with the object as the API
+ * shows it before and after, and the 'fleet' change of its place (of both places when it moved), with `changes`
+ * (its alerts) beside them.
  */
 export function placeWrites<R extends { id: number; place: Place }>(
   entity: string,
