@@ -93,9 +93,12 @@ module.exports = {
     {
       name: 'write-repository-outside-services',
       comment:
-        'Only services call repositories that write (those importing repositories/unit-of-work.ts): routes, plugins and lib import read repositories only; a type-only import (a row type) is allowed (docs/decisions/0019-repositories-and-row-types.md).',
+        'Only services call repositories that write (those importing repositories/unit-of-work.ts): nothing else in the server (routes, plugins, lib, config, app.ts, server.ts) imports one, only read repositories; a type-only import (a row type) is allowed (docs/decisions/0019-repositories-and-row-types.md).',
       severity: 'error',
-      from: { path: '^apps/server/src/(routes|plugins|lib)/' },
+      from: {
+        path: '^apps/server/src/',
+        pathNot: '^apps/server/src/(services|repositories|db)/|[.]test[.]tsx?$',
+      },
       to: {
         path: `^apps/server/src/repositories/(${writingRepositories.join('|')})$`,
         dependencyTypesNot: ['type-only'],

@@ -1,27 +1,11 @@
-import { execSync } from 'node:child_process';
-import pg from 'pg';
-import { largeDataset } from './lib/dataset.ts';
+import type pg from 'pg';
+import { onLargeDataset } from './lib/large-run.ts';
 import { authHeader, login } from './lib/load.ts';
-import { fmt, isMain, parseArgs, table, waitForQuiet, writeResult } from './lib/report.ts';
-import { startServer } from './lib/server.ts';
+import { fmt, isMain, summary, table, uptimeLoad, waitForQuiet, writeResult } from './lib/report.ts';
 
 const DAY_MS = 86_400_000;
 const P95_GOAL_MS = 100;
 const INGEST_GOAL = 0.9;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-
-function summary(ms: number[]) {
-  const sorted = [...ms].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), n: sorted.length };
-}
-
-const load = () =>
-  execSync('uptime')
-    .toString()
-    .trim()
-    .replace(/^.*load average: /, '');
 
 /** The statement the device API runs for a batch of readings (repositories/device-repository.ts). */
 const insertInto = (table: string) =>
@@ -66,171 +50,154 @@ async function ingest(
  * runs on CPU 1, `--server-cpus`).
  */
 export async function benchHistory(argv = process.argv.slice(2)) {
-  const args = parseArgs(argv.includes('--db') ? argv : [...argv, '--db', 'postgres']);
-  if (args.db !== 'postgres') {
-    console.log('bench:history runs on PostgreSQL only (--db postgres)');
-    return null;
-  }
-  const scale = Number(args.flags.get('scale') ?? 0.05);
-  const requests = Number(args.flags.get('requests') ?? 200);
-  const seconds = Number(args.flags.get('seconds') ?? args.duration);
-  const serverCpus = args.flags.get('server-cpus') ?? '1';
-  console.log(`\n== bench:history on postgres, LARGE_SCALE=${scale} with LARGE_HISTORY=1 ==`);
-  const target = await largeDataset('postgres', scale, { history: true });
-  const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 8 });
-  const server = await startServer({
-    dataDir: target.dataDir,
-    databaseUrl: target.databaseUrl,
-    seed: 'large',
-    env: { LARGE_HISTORY: '1', LARGE_SCALE: String(scale) },
-    cpus: serverCpus,
-    readyTimeoutMs: 600_000,
-  });
-  try {
-    const token = await login(server.url);
-    const terminals = (
-      await pool.query<{ id: number; site_id: number }>(
-        `select t.id, t.site_id from terminals t
+  return onLargeDataset(
+    'history',
+    argv,
+    { history: true, poolMax: 8 },
+    async ({ args, scale, pool, server }) => {
+      const requests = Number(args.flags.get('requests') ?? 200);
+      const seconds = Number(args.flags.get('seconds') ?? args.duration);
+      const token = await login(server.url);
+      const terminals = (
+        await pool.query<{ id: number; site_id: number }>(
+          `select t.id, t.site_id from terminals t
           where t.decommissioned_at is null and exists (select 1 from telemetry_hourly h where h.terminal_id = t.id)
           order by t.id`,
-      )
-    ).rows;
-    const commands = (await pool.query<{ id: number }>('select id from commands order by id')).rows;
-    const counts = (
-      await pool.query<{
-        raw: string;
-        hourly: string;
-        raw_bytes: string;
-        hourly_bytes: string;
-        parts: number;
-      }>(
-        `select (select count(*) from telemetry)::text as raw, (select count(*) from telemetry_hourly)::text as hourly,
+        )
+      ).rows;
+      const commands = (await pool.query<{ id: number }>('select id from commands order by id')).rows;
+      const counts = (
+        await pool.query<{
+          raw: string;
+          hourly: string;
+          raw_bytes: string;
+          hourly_bytes: string;
+          parts: number;
+        }>(
+          `select (select count(*) from telemetry)::text as raw, (select count(*) from telemetry_hourly)::text as hourly,
                 (select sum(pg_total_relation_size(inhrelid)) from pg_inherits
                   where inhparent = 'telemetry'::regclass)::text as raw_bytes,
                 (select sum(pg_total_relation_size(inhrelid)) from pg_inherits
                   where inhparent = 'telemetry_hourly'::regclass)::text as hourly_bytes,
                 (select count(*)::int from pg_inherits where inhparent = 'telemetry'::regclass) as parts`,
-      )
-    ).rows[0]!;
-    console.log(
-      `${terminals.length} terminals with history; ${Number(counts.raw).toLocaleString('en')} readings in ${counts.parts} partitions, ${Number(counts.hourly).toLocaleString('en')} roll-up rows`,
-    );
-    await waitForQuiet(args.wait);
-    const loadBefore = load();
-
-    const get = async (path: string) => {
-      const t0 = performance.now();
-      const res = await fetch(`${server.url}${path}`, { headers: authHeader(token) });
-      const body = await res.text();
-      const ms = performance.now() - t0;
-      if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 200)}`);
-      return { ms, body };
-    };
-    const now = Date.now();
-    const ranges = [
-      { name: '24 h chart', ms: DAY_MS },
-      { name: '90-day chart', ms: 90 * DAY_MS },
-      { name: '2-year chart', ms: 730 * DAY_MS },
-    ];
-    const rows: Array<Record<string, string | number>> = [];
-    const figures: Record<string, unknown> = {};
-    const measure = async (name: string, paths: string[], note: (body: string) => string) => {
-      for (const p of paths.slice(0, 10)) await get(p); // warm-up (different keys from the measured ones)
-      const ms: number[] = [];
-      let last = '';
-      for (const p of paths.slice(10)) {
-        const r = await get(p);
-        ms.push(r.ms);
-        last = r.body;
-      }
-      const s = summary(ms);
-      figures[name] = { ...s, answer: note(last) };
-      rows.push({ request: name, n: s.n, 'p50 ms': s.p50, 'p95 ms': s.p95, answer: note(last) });
-    };
-    // Each request asks for another terminal (or command): no shared snapshot serves a repeat.
-    const pick = <T>(list: T[], k: number) => list[(k * 7919) % list.length]!;
-    for (const r of ranges) {
-      const q = `signal=battery_life&from=${new Date(now - r.ms).toISOString()}&to=${new Date(now).toISOString()}`;
-      await measure(
-        r.name,
-        Array.from(
-          { length: requests + 10 },
-          (_, k) => `/api/terminal/${pick(terminals, k).id}/telemetry/?${q}`,
-        ),
-        (body) => {
-          const b = JSON.parse(body) as { step_s: number; points: unknown[] };
-          return `${b.points.length} points, step ${b.step_s} s`;
-        },
+        )
+      ).rows[0]!;
+      console.log(
+        `${terminals.length} terminals with history; ${Number(counts.raw).toLocaleString('en')} readings in ${counts.parts} partitions, ${Number(counts.hourly).toLocaleString('en')} roll-up rows`,
       );
-    }
-    await measure(
-      'primary-key read',
-      Array.from({ length: requests + 10 }, (_, k) => `/api/command/${pick(commands, k).id}/`),
-      () => 'GET /api/command/{id}/',
-    );
+      await waitForQuiet(args.wait);
+      const loadBefore = uptimeLoad();
 
-    // Ingest: the same batches into the partitioned table and into an unpartitioned copy holding the last day.
-    await pool.query('drop table if exists telemetry_flat');
-    await pool.query('create table telemetry_flat (like telemetry including defaults including indexes)');
-    await pool.query(
-      `insert into telemetry_flat select * from telemetry where at >= now() - interval '1 day'`,
-    );
-    await pool.query('analyze telemetry_flat');
-    const rates: Record<string, number[]> = { telemetry: [], telemetry_flat: [] };
-    for (let round = 0; round < 3; round++) {
-      for (const table of ['telemetry', 'telemetry_flat'] as const) {
-        rates[table]!.push(
-          await ingest(pool, table, terminals, {
-            batch: 10,
-            concurrency: 4,
-            seconds: Math.max(3, seconds / 2),
-          }),
+      const get = async (path: string) => {
+        const t0 = performance.now();
+        const res = await fetch(`${server.url}${path}`, { headers: authHeader(token) });
+        const body = await res.text();
+        const ms = performance.now() - t0;
+        if (res.status !== 200) throw new Error(`${path}: ${res.status} ${body.slice(0, 200)}`);
+        return { ms, body };
+      };
+      const now = Date.now();
+      const ranges = [
+        { name: '24 h chart', ms: DAY_MS },
+        { name: '90-day chart', ms: 90 * DAY_MS },
+        { name: '2-year chart', ms: 730 * DAY_MS },
+      ];
+      const rows: Array<Record<string, string | number>> = [];
+      const figures: Record<string, unknown> = {};
+      const measure = async (name: string, paths: string[], note: (body: string) => string) => {
+        for (const p of paths.slice(0, 10)) await get(p); // warm-up (different keys from the measured ones)
+        const ms: number[] = [];
+        let last = '';
+        for (const p of paths.slice(10)) {
+          const r = await get(p);
+          ms.push(r.ms);
+          last = r.body;
+        }
+        const s = summary(ms);
+        figures[name] = { ...s, answer: note(last) };
+        rows.push({ request: name, n: s.n, 'p50 ms': s.p50, 'p95 ms': s.p95, answer: note(last) });
+      };
+      // Each request asks for another terminal (or command): no shared snapshot serves a repeat.
+      const pick = <T>(list: T[], k: number) => list[(k * 7919) % list.length]!;
+      for (const r of ranges) {
+        const q = `signal=battery_life&from=${new Date(now - r.ms).toISOString()}&to=${new Date(now).toISOString()}`;
+        await measure(
+          r.name,
+          Array.from(
+            { length: requests + 10 },
+            (_, k) => `/api/terminal/${pick(terminals, k).id}/telemetry/?${q}`,
+          ),
+          (body) => {
+            const b = JSON.parse(body) as { step_s: number; points: unknown[] };
+            return `${b.points.length} points, step ${b.step_s} s`;
+          },
         );
       }
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const partitioned = median(rates.telemetry!);
-    const flat = median(rates.telemetry_flat!);
-    await pool.query('drop table telemetry_flat');
-    const loadAfter = load();
+      await measure(
+        'primary-key read',
+        Array.from({ length: requests + 10 }, (_, k) => `/api/command/${pick(commands, k).id}/`),
+        () => 'GET /api/command/{id}/',
+      );
 
-    const perReading = Number(counts.raw_bytes) / Number(counts.raw);
-    const perRollup = Number(counts.hourly_bytes) / Number(counts.hourly);
-    console.log('');
-    table(rows);
-    console.log(
-      `\ningest (batches of 10, 4 connections, median of 3 rounds): partitioned ${fmt(partitioned)} readings/s, unpartitioned copy ${fmt(flat)} readings/s, ratio ${fmt(partitioned / flat, 2)} (goal ≥ ${INGEST_GOAL})`,
-    );
-    console.log(
-      `storage: ${fmt(perReading, 1)} bytes per stored reading (${counts.parts} daily partitions with their indexes), ${fmt(perRollup, 1)} bytes per roll-up row`,
-    );
-    console.log(`load average (uptime) before: ${loadBefore}; after: ${loadAfter}`);
-    const charts = rows.filter((r) => String(r.request).includes('chart'));
-    const verdict =
-      charts.every((r) => Number(r['p95 ms']) <= P95_GOAL_MS) && partitioned / flat >= INGEST_GOAL
-        ? 'met'
-        : 'not met';
-    console.log(`goals (charts p95 ≤ ${P95_GOAL_MS} ms, ingest ≥ ${INGEST_GOAL}×): ${verdict}`);
-    const result = {
-      scale,
-      terminals: terminals.length,
-      readings: Number(counts.raw),
-      rollupRows: Number(counts.hourly),
-      partitions: counts.parts,
-      requests: figures,
-      ingest: { partitioned, unpartitioned: flat, ratio: partitioned / flat, rounds: rates },
-      bytesPerReading: perReading,
-      bytesPerRollupRow: perRollup,
-      load: { before: loadBefore, after: loadAfter },
-      verdict,
-    };
-    console.log(`\nwritten to ${writeResult('history-postgres', result)}`);
-    return result;
-  } finally {
-    await server.stop();
-    await pool.end();
-    await target.cleanup();
-  }
+      // Ingest: the same batches into the partitioned table and into an unpartitioned copy holding the last day.
+      await pool.query('drop table if exists telemetry_flat');
+      await pool.query('create table telemetry_flat (like telemetry including defaults including indexes)');
+      await pool.query(
+        `insert into telemetry_flat select * from telemetry where at >= now() - interval '1 day'`,
+      );
+      await pool.query('analyze telemetry_flat');
+      const rates: Record<string, number[]> = { telemetry: [], telemetry_flat: [] };
+      for (let round = 0; round < 3; round++) {
+        for (const table of ['telemetry', 'telemetry_flat'] as const) {
+          rates[table]!.push(
+            await ingest(pool, table, terminals, {
+              batch: 10,
+              concurrency: 4,
+              seconds: Math.max(3, seconds / 2),
+            }),
+          );
+        }
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      const partitioned = median(rates.telemetry!);
+      const flat = median(rates.telemetry_flat!);
+      await pool.query('drop table telemetry_flat');
+      const loadAfter = uptimeLoad();
+
+      const perReading = Number(counts.raw_bytes) / Number(counts.raw);
+      const perRollup = Number(counts.hourly_bytes) / Number(counts.hourly);
+      console.log('');
+      table(rows);
+      console.log(
+        `\ningest (batches of 10, 4 connections, median of 3 rounds): partitioned ${fmt(partitioned)} readings/s, unpartitioned copy ${fmt(flat)} readings/s, ratio ${fmt(partitioned / flat, 2)} (goal ≥ ${INGEST_GOAL})`,
+      );
+      console.log(
+        `storage: ${fmt(perReading, 1)} bytes per stored reading (${counts.parts} daily partitions with their indexes), ${fmt(perRollup, 1)} bytes per roll-up row`,
+      );
+      console.log(`load average (uptime) before: ${loadBefore}; after: ${loadAfter}`);
+      const charts = rows.filter((r) => String(r.request).includes('chart'));
+      const verdict =
+        charts.every((r) => Number(r['p95 ms']) <= P95_GOAL_MS) && partitioned / flat >= INGEST_GOAL
+          ? 'met'
+          : 'not met';
+      console.log(`goals (charts p95 ≤ ${P95_GOAL_MS} ms, ingest ≥ ${INGEST_GOAL}×): ${verdict}`);
+      const result = {
+        scale,
+        terminals: terminals.length,
+        readings: Number(counts.raw),
+        rollupRows: Number(counts.hourly),
+        partitions: counts.parts,
+        requests: figures,
+        ingest: { partitioned, unpartitioned: flat, ratio: partitioned / flat, rounds: rates },
+        bytesPerReading: perReading,
+        bytesPerRollupRow: perRollup,
+        load: { before: loadBefore, after: loadAfter },
+        verdict,
+      };
+      console.log(`\nwritten to ${writeResult('history-postgres', result)}`);
+      return result;
+    },
+  );
 }
 
 if (isMain(import.meta.url)) {

@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import type net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import {
   API_KEY_PATTERN,
   API_KEY_TEXTS,
@@ -12,15 +9,17 @@ import {
 } from '@forecourt/contract/api-keys';
 import { LIVE_PATH } from '@forecourt/contract/live';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildApp } from '../src/app.ts';
-import { loadEnv } from '../src/config/env.ts';
-import { type Database, fromPool } from '../src/db/client.ts';
-import type { PostgresTemplate } from './db-template.ts';
 import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, TEST_JWT_SECRET, type TestApp, testDbKind } from './helper.ts';
+import {
+  buildTestApp,
+  postgresUnavailable,
+  type SecondNode,
+  startSecondNode,
+  type TestApp,
+  testDbKind,
+} from './helper.ts';
 
 const POLL = { timeout: 10_000, interval: 50 };
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
@@ -34,7 +33,7 @@ const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 describe.skipIf(postgresUnavailable)(`API keys (${testDbKind})`, () => {
   let t: TestApp;
   let b: FastifyInstance;
-  let bDatabase: Database | null = null;
+  let nodeB: SecondNode;
   let f: FleetFixture;
   let jwt: { agent: string; company: string; site: string };
 
@@ -54,40 +53,18 @@ describe.skipIf(postgresUnavailable)(`API keys (${testDbKind})`, () => {
   };
   const remove = (who: string, id: number) => t.as(who, { method: 'DELETE', url: `/api/api-keys/${id}/` });
   /** Waits until node B's change feed has passed every change written so far. */
-  const bCaughtUp = async () => {
-    const [row] = await t.database.query<{ max: string | number }>('select max(id) as max from changes');
-    expect(await b.feed.caughtUp(Number(row!.max), 10_000)).toBe(true);
-  };
+  const bCaughtUp = () => nodeB.caughtUp();
 
   beforeAll(async () => {
     t = await buildTestApp();
     f = await fleetFixture(t.database);
     await settleCommands(t.database);
     jwt = await t.demoTokens();
-    // PGlite: the same database under another handle, so each app settles its own writes (unit-of-work.ts).
-    let database: Database = { ...t.database };
-    if (testDbKind === 'postgres') {
-      const template = JSON.parse(inject('postgresTemplate')) as PostgresTemplate;
-      const [row] = await t.database.query<{ name: string }>('select current_database() as name');
-      const url = new URL(template.adminUrl);
-      url.pathname = `/${row!.name}`;
-      const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
-      pool.on('error', () => {});
-      bDatabase = fromPool(pool);
-      database = bDatabase;
-    }
-    const config = loadEnv({
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'forecourt-node-b-')),
-      SIMULATOR: 'off',
-      LOG_LEVEL: 'silent',
-    });
-    b = await buildApp({ config, database, jwtSecret: TEST_JWT_SECRET, webRoot: null });
-    await b.ready();
-    await b.feed.ready;
+    nodeB = await startSecondNode(t);
+    b = nodeB.app;
   }, 180_000);
   afterAll(async () => {
-    await b?.close();
-    await bDatabase?.close();
+    await nodeB?.close();
     await t?.close();
   });
 

@@ -2,11 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { inject } from 'vitest';
+import pg from 'pg';
+import { expect, inject } from 'vitest';
 import { type BuildOptions, buildApp } from '../src/app.ts';
 import { type Env, loadEnv } from '../src/config/env.ts';
-import type { Database } from '../src/db/client.ts';
-import { openTestDatabase } from './db-template.ts';
+import { type Database, fromPool } from '../src/db/client.ts';
+import { openTestDatabase, type PostgresTemplate } from './db-template.ts';
 
 export const DEMO_PASSWORD = 'demo1234';
 /** The JWT secret of every test app, for tests that sign their own tokens (expired, forged, ...). */
@@ -108,5 +109,50 @@ export function requestsAs(app: () => TestApp, defaultToken: () => string) {
     patch: send('PATCH'),
     get: (url: string, token = defaultToken()) => as(token, { method: 'GET', url }),
     del: (url: string, token = defaultToken()) => as(token, { method: 'DELETE', url }),
+  };
+}
+
+export interface SecondNode {
+  app: FastifyInstance;
+  /** Waits until this node's change feed has passed every change written so far (on either node). */
+  caughtUp(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A second node on the test app's database: PostgreSQL, with its own pool; PGlite, the one embedded database
+ * under another handle, so that each app settles its own writes (repositories/unit-of-work.ts).
+ */
+export async function startSecondNode(t: TestApp): Promise<SecondNode> {
+  let database: Database = { ...t.database };
+  let pool: Database | null = null;
+  if (testDbKind === 'postgres') {
+    const template = JSON.parse(inject('postgresTemplate')) as PostgresTemplate;
+    const [row] = await t.database.query<{ name: string }>('select current_database() as name');
+    const url = new URL(template.adminUrl);
+    url.pathname = `/${row!.name}`;
+    const raw = new pg.Pool({ connectionString: url.toString(), max: 5 });
+    raw.on('error', () => {});
+    pool = fromPool(raw);
+    database = pool;
+  }
+  const config = loadEnv({
+    DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'forecourt-node-b-')),
+    SIMULATOR: 'off',
+    LOG_LEVEL: 'silent',
+  });
+  const app = await buildApp({ config, database, jwtSecret: TEST_JWT_SECRET, webRoot: null });
+  await app.ready();
+  await app.feed.ready;
+  return {
+    app,
+    async caughtUp() {
+      const [row] = await t.database.query<{ max: string | number }>('select max(id) as max from changes');
+      expect(await app.feed.caughtUp(Number(row!.max), 10_000)).toBe(true);
+    },
+    async close() {
+      await app.close();
+      await pool?.close();
+    },
   };
 }

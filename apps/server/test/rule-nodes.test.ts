@@ -1,15 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { loadEnv } from '../src/config/env.ts';
-import { type Database, fromPool } from '../src/db/client.ts';
-import type { PostgresTemplate } from './db-template.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, TEST_JWT_SECRET, type TestApp, testDbKind } from './helper.ts';
+import {
+  buildTestApp,
+  postgresUnavailable,
+  type SecondNode,
+  startSecondNode,
+  type TestApp,
+} from './helper.ts';
 
 /**
  * Two API nodes on one database (PostgreSQL: each with its own pool; PGlite: two apps on the one embedded database)
@@ -18,7 +16,7 @@ import { buildTestApp, postgresUnavailable, TEST_JWT_SECRET, type TestApp, testD
 describe.skipIf(postgresUnavailable)('alert rules on two nodes of one database', () => {
   let t: TestApp;
   let b: FastifyInstance;
-  let bDatabase: Database | null = null;
+  let nodeB: SecondNode;
   let f: FleetFixture;
   let agent: string;
   let token: string;
@@ -36,10 +34,7 @@ describe.skipIf(postgresUnavailable)('alert rules on two nodes of one database',
       [ruleId, f.plainTerminalId],
     );
   /** Waits until node B's change feed has passed every change written so far (a rule written on A). */
-  const bCaughtUp = async () => {
-    const [row] = await t.database.query<{ max: string | number }>('select max(id) as max from changes');
-    expect(await b.feed.caughtUp(Number(row!.max), 10_000)).toBe(true);
-  };
+  const bCaughtUp = () => nodeB.caughtUp();
   const createRule = async (body: Record<string, unknown>) => {
     const res = await t.as(agent, { method: 'POST', url: '/api/rules/', payload: body });
     expect(res.statusCode, res.body).toBe(201);
@@ -53,30 +48,12 @@ describe.skipIf(postgresUnavailable)('alert rules on two nodes of one database',
     f = await fleetFixture(t.database);
     agent = await t.login('agent');
     token = await provisionDevice(t, agent, f.plainTerminalId);
-    let database = t.database;
-    if (testDbKind === 'postgres') {
-      const template = JSON.parse(inject('postgresTemplate')) as PostgresTemplate;
-      const [row] = await t.database.query<{ name: string }>('select current_database() as name');
-      const url = new URL(template.adminUrl);
-      url.pathname = `/${row!.name}`;
-      const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
-      pool.on('error', () => {});
-      bDatabase = fromPool(pool);
-      database = bDatabase;
-    }
-    const config = loadEnv({
-      DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'forecourt-node-b-')),
-      SIMULATOR: 'off',
-      LOG_LEVEL: 'silent',
-    });
-    b = await buildApp({ config, database, jwtSecret: TEST_JWT_SECRET, webRoot: null });
-    await b.ready();
-    await b.feed.ready;
+    nodeB = await startSecondNode(t);
+    b = nodeB.app;
     // Two apps and a seeded database: slower than one on a loaded machine.
   }, 180_000);
   afterAll(async () => {
-    await b?.close();
-    await bDatabase?.close();
+    await nodeB?.close();
     await t?.close();
   });
 

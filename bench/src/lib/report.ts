@@ -1,3 +1,4 @@
+import { execSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,22 @@ export async function waitForQuiet(maxSeconds = 120, threshold = 1): Promise<voi
   const load = os.loadavg()[0];
   if (load >= threshold)
     console.log(`warning: load average ${load.toFixed(2)}; figures are lower than on an idle machine`);
+}
+
+/** The load average as `uptime` prints it (1, 5 and 15 minutes), to print beside figures. */
+export const uptimeLoad = () =>
+  execSync('uptime')
+    .toString()
+    .trim()
+    .replace(/^.*load average: /, '');
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+
+/** p50, p95 and count of durations (ms). */
+export function summary(ms: number[]) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), n: sorted.length };
 }
 
 /** Writes bench/results/<name>.json and returns its path. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ListPageSchema } from './common.ts';
 import { splitTagCell, TAG_PATTERN, TAG_RULE, tagListField } from './targets.ts';
 import { EMAIL_PATTERN } from './validation.ts';
 
@@ -284,20 +285,9 @@ export type UserPatch = z.infer<typeof UserPatchSchema>;
 
 // ---------- lists ----------
 
-const limitTo = z.coerce
-  .number({ error: 'limit_to must be a whole number from 1 to 1000' })
-  .int('limit_to must be a whole number from 1 to 1000')
-  .min(1, 'limit_to must be a whole number from 1 to 1000')
-  .max(1000, 'limit_to must be a whole number from 1 to 1000')
-  .default(100)
-  .describe('How many rows at most (default 100, max 1000)');
-const beforeCursor = z
-  .string()
-  .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
-  .optional()
-  .describe(
-    'Cursor: only rows older than this one (the id of the last row seen; also in X-Next-Cursor and Link)',
-  );
+const beforeCursor = ListPageSchema.shape.before.describe(
+  'Cursor: only rows older than this one (the id of the last row seen; also in X-Next-Cursor and Link)',
+);
 const qField = z
   .string()
   .max(200, 'q must be at most 200 characters')
@@ -311,7 +301,11 @@ const idFilter = (name: string) =>
     .optional();
 
 /** Lists are newest first and page like the logs (docs/api-logs.md): `limit_to`, `before`. */
-export const AdminListQuerySchema = z.object({ q: qField, limit_to: limitTo, before: beforeCursor });
+export const AdminListQuerySchema = z.object({
+  q: qField,
+  limit_to: ListPageSchema.shape.limit_to,
+  before: beforeCursor,
+});
 export type AdminListQuery = z.infer<typeof AdminListQuerySchema>;
 export const CompanyListQuerySchema = AdminListQuerySchema.describe('Search: name');
 export const SiteListQuerySchema = AdminListQuerySchema.extend({
@@ -473,7 +467,7 @@ export const AuditEntrySchema = z
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
 export const AuditQuerySchema = z.object({
-  limit_to: limitTo,
+  limit_to: ListPageSchema.shape.limit_to,
   before: beforeCursor,
   entity: z
     .enum(AUDIT_ENTITIES, { error: `entity must be ${AUDIT_ENTITIES.join(', ')}` })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ListPageSchema } from './common.ts';
 import { SEVERITIES, type Severity } from './severity.ts';
 import { TARGET_SCOPE_KINDS, TargetSchema } from './targets.ts';
 import { TELEMETRY_SIGNALS, type TelemetrySignal } from './telemetry-history.ts';
@@ -175,17 +176,7 @@ export const AlertRuleSchema = z
 export type AlertRule = z.infer<typeof AlertRuleSchema>;
 
 export const AlertRuleListQuerySchema = z.object({
-  limit_to: z.coerce
-    .number({ error: 'limit_to must be a whole number from 1 to 1000' })
-    .int('limit_to must be a whole number from 1 to 1000')
-    .min(1, 'limit_to must be a whole number from 1 to 1000')
-    .max(1000, 'limit_to must be a whole number from 1 to 1000')
-    .default(100),
-  before: z
-    .string()
-    .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
-    .optional()
-    .describe('Cursor: only rules older than this one (the id of the last row seen)'),
+  ...ListPageSchema.shape,
 });
 
 // ---------- preview ----------

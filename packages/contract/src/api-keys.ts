@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ListPageSchema } from './common.ts';
 
 /**
  * API keys (docs/integrations.md "API keys"): long-lived credentials a user makes for another system. A key acts
@@ -89,19 +90,5 @@ export const ApiKeyCreatedSchema = ApiKeySchema.extend({
 }).describe('The new key with its token, shown once');
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreatedSchema>;
 
-const LIMIT_TEXT = 'limit_to must be a whole number from 1 to 1000';
-
-export const ApiKeyListQuerySchema = z.object({
-  limit_to: z.coerce
-    .number({ error: LIMIT_TEXT })
-    .int(LIMIT_TEXT)
-    .min(1, LIMIT_TEXT)
-    .max(1000, LIMIT_TEXT)
-    .default(100),
-  before: z
-    .string()
-    .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
-    .optional()
-    .describe('Cursor: only keys older than this one (the id of the last row seen)'),
-});
+export const ApiKeyListQuerySchema = ListPageSchema;
 export type ApiKeyListQuery = z.output<typeof ApiKeyListQuerySchema>;

@@ -49,6 +49,28 @@ export type LogQuery = z.infer<typeof LogQuerySchema>;
 
 export const ListQuerySchema = z.object({ limit_to: LimitSchema });
 
+const LIST_LIMIT_TEXT = `limit_to must be a whole number from 1 to ${MAX_LIMIT}`;
+
+/**
+ * Paging of a list of stored objects (rules, windows, keys, schedules, admin lists): newest first, `limit_to`
+ * rows per page, `before` = the id of the last row seen. A list's query schema spreads its `shape`. Built by a call,
+ * so the console's bundle leaves it out where it is not used (apps/web/vite/pure-schemas-plugin.ts).
+ */
+export const ListPageSchema = z.object({
+  limit_to: z.coerce
+    .number({ error: LIST_LIMIT_TEXT })
+    .int(LIST_LIMIT_TEXT)
+    .min(1, LIST_LIMIT_TEXT)
+    .max(MAX_LIMIT, LIST_LIMIT_TEXT)
+    .default(DEFAULT_LIMIT)
+    .describe(`How many rows at most (default ${DEFAULT_LIMIT}, max ${MAX_LIMIT})`),
+  before: z
+    .string()
+    .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
+    .optional()
+    .describe('Cursor: only rows older than this one (the id of the last row seen)'),
+});
+
 export const ErrorBodySchema = z.object({
   data: z.object({ errors: z.array(z.string()) }),
   error: z.boolean().optional(),

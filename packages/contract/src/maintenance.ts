@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { TargetAnswerSchema } from './alert-rules.ts';
+import { ListPageSchema } from './common.ts';
+import { isoInstant } from './instant.ts';
 import { TargetSchema } from './targets.ts';
 
 /**
@@ -25,14 +27,7 @@ export const MAINTENANCE_TEXTS = {
   ended: 'This window has ended: it can no longer be changed.',
 } as const;
 
-const instant = (message: string) =>
-  z
-    .string({ error: message })
-    .pipe(z.iso.datetime({ offset: true, error: message }))
-    .refine((v) => {
-      const y = new Date(v).getUTCFullYear();
-      return y >= 2000 && y < 2100;
-    }, message);
+const instant = (message: string) => isoInstant(message, 2000, 2099);
 
 export const RecurrenceSchema = z
   .object(
@@ -122,14 +117,5 @@ export const MaintenanceListQuerySchema = z.object({
     .transform((v) => v === true || v === 'true' || v === '1')
     .optional()
     .describe('true: only windows in force now; false: only those not'),
-  limit_to: z.coerce
-    .number({ error: 'limit_to must be a whole number from 1 to 1000' })
-    .int('limit_to must be a whole number from 1 to 1000')
-    .min(1, 'limit_to must be a whole number from 1 to 1000')
-    .max(1000, 'limit_to must be a whole number from 1 to 1000')
-    .default(100),
-  before: z
-    .string()
-    .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
-    .optional(),
+  ...ListPageSchema.shape,
 });

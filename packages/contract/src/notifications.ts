@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TargetAnswerSchema } from './alert-rules.ts';
+import { ListPageSchema } from './common.ts';
 import { SEVERITIES } from './severity.ts';
 import { TargetSchema } from './targets.ts';
 import { EMAIL_PATTERN } from './validation.ts';
@@ -267,21 +268,7 @@ export const DeliverySchema = z
   .describe('One notification sent to one contact point');
 export type Delivery = z.infer<typeof DeliverySchema>;
 
-const pageFields = {
-  limit_to: z.coerce
-    .number({ error: 'limit_to must be a whole number from 1 to 1000' })
-    .int('limit_to must be a whole number from 1 to 1000')
-    .min(1, 'limit_to must be a whole number from 1 to 1000')
-    .max(1000, 'limit_to must be a whole number from 1 to 1000')
-    .default(100),
-  before: z
-    .string()
-    .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
-    .optional()
-    .describe('Cursor: only rows older than this one (the id of the last row seen)'),
-};
-
-export const NotificationListQuerySchema = z.object(pageFields);
+export const NotificationListQuerySchema = ListPageSchema;
 
 const idQuery = (field: string) =>
   z
@@ -291,7 +278,7 @@ const idQuery = (field: string) =>
     .optional();
 
 export const DeliveryListQuerySchema = z.object({
-  ...pageFields,
+  ...ListPageSchema.shape,
   alert_id: idQuery('alert_id'),
   contact_point_id: idQuery('contact_point_id'),
   status: z

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ListPageSchema } from './common.ts';
+import { isoInstant } from './instant.ts';
 import { SCOPE_KINDS } from './scope.ts';
 import { EMAIL_MAX, EMAIL_PATTERN } from './validation-rules.ts';
 
@@ -32,14 +34,7 @@ export const REPORT_TEXTS = {
   recipients: 'recipients must list 1 to 20 email addresses',
 } as const;
 
-const instant = (message: string) =>
-  z
-    .string({ error: message })
-    .pipe(z.iso.datetime({ offset: true, error: message }))
-    .refine((v) => {
-      const y = new Date(v).getUTCFullYear();
-      return y >= 1900 && y <= 9999;
-    }, message);
+const instant = (message: string) => isoInstant(message, 1900, 9999);
 
 const periodFields = {
   from: instant(REPORT_TEXTS.from)
@@ -192,16 +187,7 @@ export const ReportScheduleSchema = z.object({
 export type ReportSchedule = z.infer<typeof ReportScheduleSchema>;
 
 export const ReportScheduleListQuerySchema = z.object({
-  limit_to: z.coerce
-    .number({ error: 'limit_to must be a whole number from 1 to 1000' })
-    .int('limit_to must be a whole number from 1 to 1000')
-    .min(1, 'limit_to must be a whole number from 1 to 1000')
-    .max(1000, 'limit_to must be a whole number from 1 to 1000')
-    .default(100),
-  before: z
-    .string()
-    .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
-    .optional(),
+  ...ListPageSchema.shape,
 });
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();

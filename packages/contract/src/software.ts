@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TargetAnswerSchema } from './alert-rules.ts';
+import { ListPageSchema } from './common.ts';
 import { TargetSchema } from './targets.ts';
 
 /**
@@ -179,30 +180,15 @@ export const RolloutTerminalSchema = z.object({
 });
 export type RolloutTerminal = z.infer<typeof RolloutTerminalSchema>;
 
-const limitText = 'limit_to must be a whole number from 1 to 1000';
-const pageFields = {
-  limit_to: z.coerce
-    .number({ error: limitText })
-    .int(limitText)
-    .min(1, limitText)
-    .max(1000, limitText)
-    .default(100),
-  before: z
-    .string()
-    .regex(/^\d{1,18}$/, 'before must be a cursor returned by this list (the id of the last row seen)')
-    .optional()
-    .describe('Cursor: only rows older than this one (the id of the last row seen)'),
-};
-
-export const SoftwareListQuerySchema = z.object(pageFields);
+export const SoftwareListQuerySchema = ListPageSchema;
 export const RolloutListQuerySchema = z.object({
-  ...pageFields,
+  ...ListPageSchema.shape,
   state: z.enum(ROLLOUT_STATES, { error: `state must be one of ${ROLLOUT_STATES.join(', ')}` }).optional(),
 });
 
 const statusText = `status must be one of ${ROLLOUT_STATUSES.join(', ')}`;
 export const RolloutTerminalsQuerySchema = z.object({
-  ...pageFields,
+  ...ListPageSchema.shape,
   status: z
     .union(
       [

@@ -1,12 +1,10 @@
 import type { MaintenanceWindow, Recurrence } from '@forecourt/contract/maintenance';
 import type { Database } from '../db/client.ts';
 import { queueAlertMailsSql } from './alert-sql.ts';
+import type { ChangeInput } from './change-repository.ts';
 import { iso, num, Params } from './read-scope.ts';
-import { publicWindow } from './rule-read-model.ts';
 import type { Place, RuleActor, Visibility } from './rule-repository.ts';
 import {
-  placeAudit,
-  placeChange,
   type StoredTargetRow,
   storedTargetOf,
   targetReachesSql,
@@ -71,8 +69,6 @@ function toWindow(r: DbWindow): WindowRecord {
   };
 }
 
-const fleetChange = (p: Place) => placeChange('fleet', p);
-
 /**
  * Maintenance windows (docs/rules-and-maintenance.md). Alerts raised while a window covers their terminal are
  * stored silenced by the alerts table's insert trigger (migration 0009), so every way an alert is raised honours
@@ -81,7 +77,7 @@ const fleetChange = (p: Place) => placeChange('fleet', p);
  */
 export function createMaintenanceRepository(database: Database) {
   /** Un-silences the active alerts (of one window, or all) whose window no longer covers their terminal. */
-  async function release(q: Tx, now: Date, windowId: number | null): Promise<number> {
+  async function release(q: Tx, now: Date, windowId: number | null): Promise<ChangeInput[]> {
     const rows = await q<{ agent_id: number; company_id: number; site_id: number; terminal_id: number }>(
       `with freed as (
          update alerts a set silenced = false
@@ -97,16 +93,13 @@ export function createMaintenanceRepository(database: Database) {
        select distinct agent_id, company_id, site_id, terminal_id from freed`,
       [now, windowId],
     );
-    await q.changed(
-      rows.map((r) => ({
-        kind: 'alert' as const,
-        agentId: r.agent_id,
-        companyId: r.company_id,
-        siteId: r.site_id,
-        terminalId: r.terminal_id,
-      })),
-    );
-    return rows.length;
+    return rows.map((r) => ({
+      kind: 'alert' as const,
+      agentId: r.agent_id,
+      companyId: r.company_id,
+      siteId: r.site_id,
+      terminalId: r.terminal_id,
+    }));
   }
 
   const fieldParams = (f: WindowFields) => [
@@ -172,86 +165,49 @@ export function createMaintenanceRepository(database: Database) {
       return rows[0]?.covers === true;
     },
 
-    async create(actor: RuleActor, f: WindowFields, now: Date): Promise<WindowRecord> {
-      return unitOfWork(database, async (q) => {
-        const rows = await q<DbWindow>(
-          `insert into maintenance_windows as w (scope_kind, scope_id, tags, agent_id, company_id, site_id, starts_at,
-                                                  ends_at, weekdays, start_local, duration_min, reason, created_by,
-                                                  created_by_id)
-           values ($1, $2, $3::text[], $4, $5, $6, $7, $8, $9::smallint[], $10, $11, $12, $13, $14)
-           returning ${COLS}, (w.starts_at <= $15 and w.ends_at > $15) as active`,
-          [...fieldParams(f), actor.username, actor.userId, now],
-        );
-        const w = toWindow(rows[0]!);
-        await q.audit(
-          placeAudit(actor, w.place, {
-            action: 'create',
-            entity: 'maintenance_window',
-            entityId: w.id,
-            before: null,
-            after: publicWindow(w),
-          }),
-        );
-        await q.changed(fleetChange(w.place));
-        return w;
-      });
+    async insert(tx: Tx, actor: RuleActor, f: WindowFields, now: Date): Promise<WindowRecord> {
+      const rows = await tx<DbWindow>(
+        `insert into maintenance_windows as w (scope_kind, scope_id, tags, agent_id, company_id, site_id, starts_at,
+                                                ends_at, weekdays, start_local, duration_min, reason, created_by,
+                                                created_by_id)
+         values ($1, $2, $3::text[], $4, $5, $6, $7, $8, $9::smallint[], $10, $11, $12, $13, $14)
+         returning ${COLS}, (w.starts_at <= $15 and w.ends_at > $15) as active`,
+        [...fieldParams(f), actor.username, actor.userId, now],
+      );
+      return toWindow(rows[0]!);
     },
 
-    async update(actor: RuleActor, before: WindowRecord, f: WindowFields, now: Date): Promise<WindowRecord> {
-      return unitOfWork(database, async (q) => {
-        const rows = await q<DbWindow>(
-          `update maintenance_windows w set scope_kind = $2, scope_id = $3, tags = $4::text[], agent_id = $5,
-                  company_id = $6, site_id = $7, starts_at = $8, ends_at = $9, weekdays = $10::smallint[],
-                  start_local = $11, duration_min = $12, reason = $13
-            where w.id = $1
-            returning ${COLS}, false as active`,
-          [before.id, ...fieldParams(f)],
-        );
-        const w = toWindow(rows[0]!);
-        await release(q, now, w.id);
-        await q.audit(
-          placeAudit(actor, w.place, {
-            action: 'update',
-            entity: 'maintenance_window',
-            entityId: w.id,
-            before: publicWindow(before),
-            after: publicWindow(w),
-          }),
-        );
-        await q.changed([fleetChange(before.place), fleetChange(w.place)]);
-        return w;
-      });
+    async update(tx: Tx, id: number, f: WindowFields): Promise<WindowRecord> {
+      const rows = await tx<DbWindow>(
+        `update maintenance_windows w set scope_kind = $2, scope_id = $3, tags = $4::text[], agent_id = $5,
+                company_id = $6, site_id = $7, starts_at = $8, ends_at = $9, weekdays = $10::smallint[],
+                start_local = $11, duration_min = $12, reason = $13
+          where w.id = $1
+          returning ${COLS}, false as active`,
+        [id, ...fieldParams(f)],
+      );
+      return toWindow(rows[0]!);
     },
 
     /** Ends a window now (or, not yet begun, before it starts): it stays listed with its real end. */
-    async end(actor: RuleActor, before: WindowRecord, now: Date): Promise<void> {
-      await unitOfWork(database, async (q) => {
-        await q(
-          `update maintenance_windows set ends_at = greatest(least(ends_at, $2), starts_at), ended_early_at = $2
-            where id = $1`,
-          [before.id, now],
-        );
-        await release(q, now, before.id);
-        await q.audit(
-          placeAudit(actor, before.place, {
-            action: 'end',
-            entity: 'maintenance_window',
-            entityId: before.id,
-            before: publicWindow(before),
-            after: {
-              ends_at: new Date(
-                Math.max(Date.parse(before.starts_at), Math.min(Date.parse(before.ends_at), now.getTime())),
-              ).toISOString(),
-            },
-          }),
-        );
-        await q.changed(fleetChange(before.place));
-      });
+    async endNow(tx: Tx, id: number, now: Date): Promise<void> {
+      await tx(
+        `update maintenance_windows set ends_at = greatest(least(ends_at, $2), starts_at), ended_early_at = $2
+          where id = $1`,
+        [id, now],
+      );
     },
+
+    /** Un-silences the active alerts of one window that no longer covers their terminal; answers their changes. */
+    releaseWindow: (tx: Tx, now: Date, windowId: number) => release(tx, now, windowId),
 
     /** The sweep: alerts still active when their window stops covering them are notified now. */
     async release(now: Date): Promise<number> {
-      return unitOfWork(database, (q) => release(q, now, null));
+      return unitOfWork(database, async (q) => {
+        const changes = await release(q, now, null);
+        await q.changed(changes);
+        return changes.length;
+      });
     },
   };
 }

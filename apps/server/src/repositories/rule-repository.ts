@@ -13,11 +13,8 @@ import type { Database } from '../db/client.ts';
 import { raiseAlertsSql } from './alert-sql.ts';
 import type { ChangeInput } from './change-repository.ts';
 import { iso, num, Params } from './read-scope.ts';
-import { publicRule } from './rule-read-model.ts';
 import {
   type Place,
-  placeAudit,
-  placeChange,
   type RuleActor,
   type StoredTargetRow,
   storedTargetOf,
@@ -156,8 +153,9 @@ const fieldParams = (f: RuleFields) => [
 const ms = (v: Date | string | null) => (v === null ? null : new Date(v).getTime());
 
 /**
- * Alert rules, their per-terminal state and the alerts they raise (docs/rules-and-maintenance.md). Writes are units
- * of work with their audit entry and changes; the state of a rule and a terminal is locked while it is evaluated, so
+ * Alert rules, their per-terminal state and the alerts they raise (docs/rules-and-maintenance.md). A rule's own
+ * writes take the unit of work's `tx` (services/rule-admin.ts audits them); the evaluation's writes are units of
+ * work recording their alert changes; the state of a rule and a terminal is locked while it is evaluated, so
  * two nodes evaluating readings of one terminal at once fire once.
  */
 export function createRuleRepository(database: Database) {
@@ -228,83 +226,37 @@ export function createRuleRepository(database: Database) {
       return r ? { rule: toRule(r), visible: r.visible } : null;
     },
 
-    async create(actor: RuleActor, f: RuleFields): Promise<RuleRecord> {
-      return unitOfWork(database, async (q) => {
-        const rows = await q<DbRule>(
-          `insert into alert_rules as r (name, scope_kind, scope_id, tags, agent_id, company_id, site_id, signal, op,
-                                      threshold, for_s, clear_threshold, severity, enabled, created_by, created_by_id)
-           values ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-           returning ${COLS}`,
-          [...fieldParams(f), actor.username, actor.userId],
-        );
-        const rule = toRule(rows[0]!);
-        await q.audit(
-          placeAudit(actor, rule.place, {
-            action: 'create',
-            entity: 'alert_rule',
-            entityId: rule.id,
-            before: null,
-            after: publicRule(rule),
-          }),
-        );
-        await q.changed(placeChange('fleet', rule.place));
-        return rule;
-      });
+    async insert(tx: Tx, actor: RuleActor, f: RuleFields): Promise<RuleRecord> {
+      const rows = await tx<DbRule>(
+        `insert into alert_rules as r (name, scope_kind, scope_id, tags, agent_id, company_id, site_id, signal, op,
+                                    threshold, for_s, clear_threshold, severity, enabled, created_by, created_by_id)
+         values ($1, $2, $3, $4::text[], $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+         returning ${COLS}`,
+        [...fieldParams(f), actor.username, actor.userId],
+      );
+      return toRule(rows[0]!);
     },
 
-    /**
-     * Writes a rule's new fields. A rule that stops being enabled, or whose condition or target changes, clears its
-     * active alerts and starts again from the next reading.
-     */
-    async update(actor: RuleActor, before: RuleRecord, f: RuleFields, now: Date): Promise<RuleRecord> {
-      return unitOfWork(database, async (q) => {
-        const rows = await q<DbRule>(
-          `update alert_rules r set name = $2, scope_kind = $3, scope_id = $4, tags = $5::text[], agent_id = $6,
-                  company_id = $7, site_id = $8, signal = $9, op = $10, threshold = $11, for_s = $12,
-                  clear_threshold = $13, severity = $14, enabled = $15
-            where r.id = $1 and r.deleted_at is null
-            returning ${COLS}`,
-          [before.id, ...fieldParams(f)],
-        );
-        const rule = toRule(rows[0]!);
-        const rearmed =
-          !rule.enabled ||
-          JSON.stringify([before.target, before.signal, before.op, before.threshold, before.for_s]) !==
-            JSON.stringify([rule.target, rule.signal, rule.op, rule.threshold, rule.for_s]) ||
-          before.clear_threshold !== rule.clear_threshold;
-        const changes: ChangeInput[] = [placeChange('fleet', before.place), placeChange('fleet', rule.place)];
-        if (rearmed) changes.push(...(await clearRule(q, rule.id, now)));
-        await q.audit(
-          placeAudit(actor, rule.place, {
-            action: 'update',
-            entity: 'alert_rule',
-            entityId: rule.id,
-            before: publicRule(before),
-            after: publicRule(rule),
-          }),
-        );
-        await q.changed(changes);
-        return rule;
-      });
+    /** Writes a rule's new fields; answers it as it now is. */
+    async update(tx: Tx, id: number, f: RuleFields): Promise<RuleRecord> {
+      const rows = await tx<DbRule>(
+        `update alert_rules r set name = $2, scope_kind = $3, scope_id = $4, tags = $5::text[], agent_id = $6,
+                company_id = $7, site_id = $8, signal = $9, op = $10, threshold = $11, for_s = $12,
+                clear_threshold = $13, severity = $14, enabled = $15
+          where r.id = $1 and r.deleted_at is null
+          returning ${COLS}`,
+        [id, ...fieldParams(f)],
+      );
+      return toRule(rows[0]!);
     },
 
-    /** Deletes a rule: it leaves every list, its active alerts clear (the logs keep them). */
-    async remove(actor: RuleActor, before: RuleRecord, now: Date): Promise<void> {
-      await unitOfWork(database, async (q) => {
-        await q('update alert_rules set deleted_at = $2, enabled = false where id = $1', [before.id, now]);
-        const changes = [placeChange('fleet', before.place), ...(await clearRule(q, before.id, now))];
-        await q.audit(
-          placeAudit(actor, before.place, {
-            action: 'delete',
-            entity: 'alert_rule',
-            entityId: before.id,
-            before: publicRule(before),
-            after: null,
-          }),
-        );
-        await q.changed(changes);
-      });
+    /** Marks a rule deleted (and disabled): it leaves every list. */
+    async markDeleted(tx: Tx, id: number, now: Date): Promise<void> {
+      await tx('update alert_rules set deleted_at = $2, enabled = false where id = $1', [id, now]);
     },
+
+    /** Clears the active alerts of a rule and forgets its states; answers the alert changes of the places. */
+    clearAlerts: clearRule,
 
     /** The signals of the enabled telemetry rules (a terminal's readings are evaluated only for these). */
     async enabledSignals(): Promise<Set<string>> {

@@ -1,8 +1,6 @@
 import type { Target } from '@forecourt/contract/targets';
-import type { ChangeInput } from './change-repository.ts';
 import { num } from './read-scope.ts';
 import { storedTargetReachesSql } from './target-sql.ts';
-import type { AuditEntry } from './unit-of-work.ts';
 
 /**
  * What the alert rules and the maintenance windows share (docs/rules-and-maintenance.md): whether a stored target
@@ -63,18 +61,3 @@ export const storedTargetOf = (r: StoredTargetRow): { target: Target; place: Pla
   },
   place: { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id },
 });
-
-/** The change of a place (a rule or a window written: 'fleet'; its alerts: 'alert'). */
-export const placeChange = (kind: 'fleet' | 'alert', p: Place): ChangeInput => ({
-  kind,
-  agentId: p.agentId,
-  companyId: p.companyId,
-  siteId: p.siteId,
-});
-
-/** The audit entry of a write to a rule or a window, under the agent of its place. */
-export const placeAudit = (
-  actor: RuleActor,
-  place: Place,
-  entry: Pick<AuditEntry, 'action' | 'entity' | 'entityId' | 'before' | 'after'>,
-): AuditEntry => ({ userId: actor.userId, username: actor.username, agentId: place.agentId, ...entry });

@@ -25,6 +25,16 @@ describe('the write path (docs/decisions/0016-write-path.md)', () => {
     expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
   });
 
+  it('only services open a unit of work through app.repos.work, so only they hold a tx to write with', () => {
+    // A writing repository's writes take the `tx`; a route, plugin or lib module has none to pass.
+    const opens = /\brepos\.work\.run\b|\bwork\.run\(/;
+    const offenders = sources(SRC).filter(
+      (f) => !f.startsWith(path.join(SRC, 'services') + path.sep) && opens.test(readFileSync(f, 'utf8')),
+    );
+    expect(offenders.map((f) => path.relative(SRC, f))).toEqual([]);
+    expect(opens.test(readFileSync(path.join(SRC, 'services', 'rule-admin.ts'), 'utf8'))).toBe(true);
+  });
+
   it('the check finds such SQL where it is', () => {
     expect(RAW_WRITE.test(readFileSync(path.join(SRC, HOME), 'utf8'))).toBe(true);
   });

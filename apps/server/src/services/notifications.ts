@@ -11,7 +11,6 @@ import {
 } from '@forecourt/contract/notifications';
 import { badRequest, forbidden, notFound } from '../lib/errors.ts';
 import { canReach } from '../plugins/scope.ts';
-import type { ChangeInput } from '../repositories/change-repository.ts';
 import type { ContactPointFields, ContactPointRecord } from '../repositories/contact-point-repository.ts';
 import type { Repositories } from '../repositories/index.ts';
 import type { PolicyFields, PolicyRecord } from '../repositories/notification-policy-repository.ts';
@@ -19,17 +18,11 @@ import { publicContactPoint, publicPolicy } from '../repositories/notification-r
 import type { Principal } from '../repositories/principal-repository.ts';
 import type { Place } from '../repositories/rule-repository.ts';
 import { type AllowList, checkUrl } from './outbound-http.ts';
+import { placeWrites } from './place-writes.ts';
 import type { TargetService } from './targets.ts';
 
-/** The unit of work a write runs in (repos.work.run). */
-type Tx = Parameters<Parameters<Repositories['work']['run']>[0]>[0];
-
-const fleetChange = (p: Place): ChangeInput => ({
-  kind: 'fleet',
-  agentId: p.agentId,
-  companyId: p.companyId,
-  siteId: p.siteId,
-});
+const recordPoint = placeWrites<ContactPointRecord>('contact_point', publicContactPoint);
+const recordPolicy = placeWrites<PolicyRecord>('notification_policy', publicPolicy);
 
 const visibility = (p: Principal) => ({ agentId: p.agentId, companyIds: p.companyIds, siteIds: p.siteIds });
 
@@ -83,26 +76,6 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
   }
 
   const actor = (p: Principal) => ({ userId: p.userId, username: p.username });
-  const audit = (
-    tx: Tx,
-    p: Principal,
-    agentId: number,
-    action: string,
-    entity: string,
-    id: number,
-    before: unknown,
-    after: unknown,
-  ) =>
-    tx.audit({
-      userId: p.userId,
-      username: p.username,
-      agentId,
-      action,
-      entity,
-      entityId: id,
-      before,
-      after,
-    });
 
   /** The ids a policy names: every contact point managed by the caller, every rule readable by it (400 naming the field). */
   async function checkReferences(
@@ -182,17 +155,7 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         };
         const point = await repos.work.run(async (tx) => {
           const created = await repos.contactPoints.insert(tx, actor(p), fields);
-          await audit(
-            tx,
-            p,
-            place.agentId,
-            'create',
-            'contact_point',
-            created.id,
-            null,
-            publicContactPoint(created),
-          );
-          await tx.changed(fleetChange(place));
+          await recordPoint(tx, p, 'create', { before: null, after: created });
           return created;
         });
         return { point, secret };
@@ -223,17 +186,7 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         };
         return repos.work.run(async (tx) => {
           const after = await repos.contactPoints.update(tx, id, fields);
-          await audit(
-            tx,
-            p,
-            place.agentId,
-            'update',
-            'contact_point',
-            id,
-            publicContactPoint(before),
-            publicContactPoint(after),
-          );
-          await tx.changed([fleetChange(before.place), fleetChange(place)]);
+          await recordPoint(tx, p, 'update', { before, after });
           return after;
         });
       },
@@ -242,17 +195,7 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         const before = await loadPoint(p, id);
         await repos.work.run(async (tx) => {
           await repos.contactPoints.remove(tx, id);
-          await audit(
-            tx,
-            p,
-            before.place.agentId,
-            'delete',
-            'contact_point',
-            id,
-            publicContactPoint(before),
-            null,
-          );
-          await tx.changed(fleetChange(before.place));
+          await recordPoint(tx, p, 'delete', { before, after: null });
         });
         return before;
       },
@@ -286,17 +229,7 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         await checkReferences(p, fields);
         return repos.work.run(async (tx) => {
           const created = await repos.notificationPolicies.insert(tx, actor(p), fields);
-          await audit(
-            tx,
-            p,
-            place.agentId,
-            'create',
-            'notification_policy',
-            created.id,
-            null,
-            publicPolicy(created),
-          );
-          await tx.changed(fleetChange(place));
+          await recordPolicy(tx, p, 'create', { before: null, after: created });
           return created;
         });
       },
@@ -334,17 +267,7 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         });
         return repos.work.run(async (tx) => {
           const after = await repos.notificationPolicies.update(tx, id, fields);
-          await audit(
-            tx,
-            p,
-            place.agentId,
-            'update',
-            'notification_policy',
-            id,
-            publicPolicy(before),
-            publicPolicy(after),
-          );
-          await tx.changed([fleetChange(before.place), fleetChange(place)]);
+          await recordPolicy(tx, p, 'update', { before, after });
           return after;
         });
       },
@@ -353,17 +276,7 @@ export function createNotificationService(repos: Repositories, targets: TargetSe
         const before = await loadPolicy(p, id);
         await repos.work.run(async (tx) => {
           await repos.notificationPolicies.remove(tx, id);
-          await audit(
-            tx,
-            p,
-            before.place.agentId,
-            'delete',
-            'notification_policy',
-            id,
-            publicPolicy(before),
-            null,
-          );
-          await tx.changed(fleetChange(before.place));
+          await recordPolicy(tx, p, 'delete', { before, after: null });
         });
         return before;
       },

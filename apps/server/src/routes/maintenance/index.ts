@@ -17,6 +17,7 @@ import { actorOf, checkWritable, placeOf, visibilityOf } from '../../lib/targets
 import { parseId } from '../../plugins/scope.ts';
 import type { WindowRecord } from '../../repositories/maintenance-repository.ts';
 import { publicWindow } from '../../repositories/rule-read-model.ts';
+import { createMaintenanceService } from '../../services/maintenance-windows.ts';
 
 const errors = {
   400: ErrorBodySchema,
@@ -34,6 +35,7 @@ const tags = ['maintenance'];
  */
 export async function maintenanceRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const windows = createMaintenanceService(app.repos);
 
   const load = async (request: FastifyRequest, now: Date): Promise<WindowRecord> => {
     const id = parseId((request.params as { id?: unknown }).id);
@@ -89,7 +91,7 @@ export async function maintenanceRoutes(fastify: FastifyInstance) {
       if (Date.parse(b.starts_at) < now.getTime() - RETROACTIVE_GRACE_MS)
         throw badRequest(MAINTENANCE_TEXTS.retroactive);
       const place = await placeOf(app, request, b.target);
-      const created = await app.repos.maintenance.create(
+      const created = await windows.create(
         actorOf(request),
         {
           scopeKind: b.target.scope.kind,
@@ -159,7 +161,7 @@ export async function maintenanceRoutes(fastify: FastifyInstance) {
       const target = b.target ?? before.target;
       const place = b.target ? await placeOf(app, request, b.target) : before.place;
       const recurrence = b.recurrence === undefined ? before.recurrence : b.recurrence;
-      const updated = await app.repos.maintenance.update(
+      const updated = await windows.update(
         actorOf(request),
         before,
         {
@@ -196,8 +198,7 @@ export async function maintenanceRoutes(fastify: FastifyInstance) {
       const now = new Date();
       const before = await load(request, now);
       await checkWritable(app, request, before.target, before.place);
-      if (Date.parse(before.ends_at) > now.getTime())
-        await app.repos.maintenance.end(actorOf(request), before, now);
+      if (Date.parse(before.ends_at) > now.getTime()) await windows.end(actorOf(request), before, now);
       return publicWindow(await load(request, now));
     },
   );

@@ -20,6 +20,7 @@ import { actorOf, checkWritable, placeOf, visibilityOf } from '../../lib/targets
 import { parseId } from '../../plugins/scope.ts';
 import { publicRule } from '../../repositories/rule-read-model.ts';
 import type { RuleFields, RuleRecord } from '../../repositories/rule-repository.ts';
+import { createRuleAdminService } from '../../services/rule-admin.ts';
 
 const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 const security = [{ jwt: [] }];
@@ -46,6 +47,7 @@ const fieldsOf = (r: Omit<RuleRecord, 'id' | 'created_by' | 'created_at'>): Rule
  */
 export async function ruleRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const rules = createRuleAdminService(app.repos);
 
   /** Authenticated, and not a site user (they read rules only). */
   const writer = async (request: FastifyRequest) => {
@@ -102,7 +104,7 @@ export async function ruleRoutes(fastify: FastifyInstance) {
     async (request, reply) => {
       const b = request.body;
       const place = await placeOf(app, request, b.target);
-      const rule = await app.repos.rules.create(actorOf(request), {
+      const rule = await rules.create(actorOf(request), {
         ...fieldsOf({ ...b, op: b.op ?? '>=', clear_threshold: b.clear_threshold ?? null, place }),
       });
       return reply.status(201).send(publicRule(rule));
@@ -196,12 +198,7 @@ export async function ruleRoutes(fastify: FastifyInstance) {
       const problems = ruleProblems(merged);
       if (problems.length) throw badRequest(problems.map((p) => p.message));
       const place = b.target ? await placeOf(app, request, b.target) : before.place;
-      const rule = await app.repos.rules.update(
-        actorOf(request),
-        before,
-        fieldsOf({ ...merged, place }),
-        new Date(),
-      );
+      const rule = await rules.update(actorOf(request), before, fieldsOf({ ...merged, place }), new Date());
       return publicRule(rule);
     },
   );
@@ -221,7 +218,7 @@ export async function ruleRoutes(fastify: FastifyInstance) {
     async (request) => {
       const before = await load(request);
       await checkWritable(app, request, before.target, before.place);
-      await app.repos.rules.remove(actorOf(request), before, new Date());
+      await rules.remove(actorOf(request), before, new Date());
       return publicRule(before);
     },
   );
