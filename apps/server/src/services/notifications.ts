@@ -18,7 +18,7 @@ import { publicContactPoint, publicPolicy } from '../repositories/notification-r
 import type { Principal } from '../repositories/principal-repository.ts';
 import type { Place } from '../repositories/rule-repository.ts';
 import { type AllowList, checkUrl } from './outbound-http.ts';
-import { placeWrites } from './place-writes.ts';
+import { fleetChange, placeWrites } from './place-writes.ts';
 import type { TargetService } from './targets.ts';
 
 const recordPoint = placeWrites<ContactPointRecord>('contact_point', publicContactPoint);

@@ -2,7 +2,7 @@ import type { ChangeInput } from '../repositories/change-repository.ts';
 import type { Place, RuleActor } from '../repositories/rule-sql.ts';
 import type { Tx } from './actor.ts';
 
-const fleetChange = (p: Place): ChangeInput => ({
+export const fleetChange = (p: Place): ChangeInput => ({
   kind: 'fleet',
   agentId: p.agentId,
   companyId: p.companyId,
