@@ -9,13 +9,11 @@ import * as L from '../../../lib/leaflet.ts';
 import {
   aerialMapView,
   aerialMarkers,
-  buildTerminalIndex,
   type CompanyMarker,
   clusterSize,
   companyMapView,
-  markersInView,
-  type TerminalIndex,
 } from '../map-rules.ts';
+import { type TerminalSource, terminalSource } from '../terminal-index-source.ts';
 
 /** Without a tile loaded by then, the tile server is taken as unreachable. */
 const TILE_TIMEOUT_MS = 8_000;
@@ -339,15 +337,23 @@ interface DrawnMarker {
 }
 
 /**
- * Road map of every terminal of a company or agent. Terminals are clustered (supercluster) so 10,000
- * of them stay smooth: only what is in view is drawn, and a cluster takes its worst terminal's colour.
+ * Road map of every terminal of a company or agent. Terminals are clustered (supercluster) so 100,000
+ * of them stay smooth: only what is in view is drawn, and a cluster takes its worst terminal's colour. A large
+ * fleet's cluster index is built in a worker (terminal-index-source.ts), so the map pans while it builds.
  */
 export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
   const { t } = useTranslation();
   const { containerRef, map, tilesFailed, applyView } = useLeafletMap(tileUrl, { maxZoom: 19 });
-  const index = useMemo<TerminalIndex>(() => buildTerminalIndex(sites), [sites]);
+  const [source, setSource] = useState<TerminalSource | null>(null);
   const [drawn, setDrawn] = useState(0);
   const viewKey = sites.map((s) => `${s.id}:${s.terminals.length}`).join('|');
+
+  // A new index for new data (a poll that changed something); the one it replaces is freed.
+  useEffect(() => {
+    const next = terminalSource(sites);
+    setSource(next);
+    return () => next.dispose();
+  }, [sites]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: set the view when the sites change, not on every poll
   useEffect(() => {
@@ -360,8 +366,8 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
     applyView.current();
   }, [map, viewKey]);
 
-  const indexRef = useRef(index);
-  indexRef.current = index;
+  const sourceRef = useRef(source);
+  sourceRef.current = source;
   const drawnRef = useRef<{ layer: L.LayerGroup; onMap: Map<string, DrawnMarker> } | null>(null);
 
   // One marker layer per map (and language: the markers' names are translated).
@@ -379,8 +385,9 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
   // Draw what is in view; new data (a poll) updates the markers that changed, in place.
   useEffect(() => {
     const drawn = drawnRef.current;
-    if (!map || !drawn) return;
+    if (!map || !drawn || !source) return;
     const { layer, onMap } = drawn;
+    let cancelled = false;
 
     const create = (m: CompanyMarker): L.Marker => {
       if (m.kind === 'cluster') {
@@ -394,8 +401,11 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
           keyboard: true,
         });
         marker.on('click', () => {
-          const zoom = Math.min(indexRef.current.getClusterExpansionZoom(m.clusterId), map.getMaxZoom());
-          map.setView([m.lat, m.lng], zoom);
+          void sourceRef.current?.expansionZoom(m.clusterId).then(
+            (expansion) => map.setView([m.lat, m.lng], Math.min(expansion, map.getMaxZoom())),
+            // An index replaced meanwhile (new data): the cluster is gone, the redraw shows what replaced it.
+            () => {},
+          );
         });
         marker.addTo(layer);
         label(marker, text);
@@ -418,16 +428,7 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
       return marker;
     };
 
-    const draw = () => {
-      if (!(map as unknown as { _loaded?: boolean })._loaded) return;
-      const b = map.getBounds().pad(0.15);
-      const bbox: [number, number, number, number] = [
-        Math.max(-180, b.getWest()),
-        Math.max(-85, b.getSouth()),
-        Math.min(180, b.getEast()),
-        Math.min(85, b.getNorth()),
-      ];
-      const next = markersInView(index, bbox, map.getZoom());
+    const apply = (next: CompanyMarker[]) => {
       const keep = new Set<string>();
       for (const m of next) {
         const signature =
@@ -453,15 +454,36 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
       if (typeof performance !== 'undefined' && performance.mark) performance.mark('fc:company-map:drawn');
     };
 
+    // Only the latest question's answer is drawn: the map may have moved again while the index answered.
+    let asked = 0;
+    const draw = () => {
+      if (!(map as unknown as { _loaded?: boolean })._loaded) return;
+      const b = map.getBounds().pad(0.15);
+      const bbox: [number, number, number, number] = [
+        Math.max(-180, b.getWest()),
+        Math.max(-85, b.getSouth()),
+        Math.min(180, b.getEast()),
+        Math.min(85, b.getNorth()),
+      ];
+      const question = ++asked;
+      source.markers(bbox, map.getZoom()).then(
+        (next) => {
+          if (!cancelled && question === asked) apply(next);
+        },
+        () => {},
+      );
+    };
+
     // The first draw in a task of its own: the map's creation and view (a layout) and then every marker in
     // one go held a phone's main thread for 120 ms and more (decision 0006).
     const first = window.setTimeout(draw, 0);
     map.on('moveend', draw);
     return () => {
+      cancelled = true;
       window.clearTimeout(first);
       map.off('moveend', draw);
     };
-  }, [map, index, t]);
+  }, [map, source, t]);
 
   return (
     <MapFrame
