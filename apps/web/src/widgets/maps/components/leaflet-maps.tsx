@@ -1,18 +1,12 @@
 import 'leaflet/dist/leaflet.css';
 import './map-box.css';
 import './map.css';
-import type { MapSite, SiteMapTerminal } from '@forecourt/contract/fleet';
-import { AERIAL_MAP_ZOOM, type MarkerColor } from '@forecourt/contract/rules';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import type { MapSite } from '@forecourt/contract/fleet';
+import type { MarkerColor } from '@forecourt/contract/rules';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as L from '../../../lib/leaflet.ts';
-import {
-  aerialMapView,
-  aerialMarkers,
-  type CompanyMarker,
-  clusterSize,
-  companyMapView,
-} from '../map-rules.ts';
+import { type CompanyMarker, clusterSize, companyMapView } from '../map-rules.ts';
 import { type TerminalSource, terminalSource } from '../terminal-index-source.ts';
 
 /** Without a tile loaded by then, the tile server is taken as unreachable. */
@@ -81,7 +75,7 @@ function attributionOf(url: string): string {
  * A Leaflet map in a div, created once. Tiles that fail (or never arrive) are reported, so the widget
  * can say so while the markers keep showing on the plain background.
  */
-function useLeafletMap(tileUrl: string | null, options: L.MapOptions) {
+export function useLeafletMap(tileUrl: string | null, options: L.MapOptions) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
@@ -172,14 +166,14 @@ function useLeafletMap(tileUrl: string | null, options: L.MapOptions) {
 }
 
 /** A marker's target is at least 24 × 24 CSS px (WCAG 2.5.8); a pin's dot is drawn smaller inside it. */
-const TARGET_PX = 24;
+export const TARGET_PX = 24;
 
 /**
  * Markers closer on screen than their targets are drawn apart, on a small circle around where they are, so
  * each stays visible and can be tapped or focused on its own (terminals of one site are metres apart).
  * Only the icons move; re-run after every zoom.
  */
-function declutter(map: L.Map, markers: L.Marker[]) {
+export function declutter(map: L.Map, markers: L.Marker[]) {
   const items = markers.map((marker) => {
     const el = marker.getElement();
     // The icon's own size (pins and clusters are drawn at it): measuring the element would force a layout
@@ -221,7 +215,7 @@ function declutter(map: L.Map, markers: L.Marker[]) {
   }
 }
 
-function markerIcon(color: MarkerColor, size: number, extraClass = '', html = '') {
+export function markerIcon(color: MarkerColor, size: number, extraClass = '', html = '') {
   return L.divIcon({
     className: `fc-marker ${extraClass} fc-marker-${color}`.trim(),
     html,
@@ -231,13 +225,13 @@ function markerIcon(color: MarkerColor, size: number, extraClass = '', html = ''
 }
 
 /** Leaflet writes a string tooltip as HTML; site titles are untrusted text, so tooltips get a text node. */
-function textNode(text: string): HTMLElement {
+export function textNode(text: string): HTMLElement {
   const el = document.createElement('span');
   el.textContent = text;
   return el;
 }
 
-function label(marker: L.Marker, text: string) {
+export function label(marker: L.Marker, text: string) {
   const el = marker.getElement();
   if (el) {
     el.setAttribute('aria-label', text);
@@ -253,7 +247,7 @@ interface MapFrameProps {
   markerCount: number;
 }
 
-function MapFrame({ containerRef, tilesFailed, ariaLabel, testId, markerCount }: MapFrameProps) {
+export function MapFrame({ containerRef, tilesFailed, ariaLabel, testId, markerCount }: MapFrameProps) {
   const { t } = useTranslation();
   return (
     <div className="fc-map" data-testid={testId} data-markers={markerCount}>
@@ -265,64 +259,6 @@ function MapFrame({ containerRef, tilesFailed, ariaLabel, testId, markerCount }:
         </div>
       )}
     </div>
-  );
-}
-
-export interface AerialMapCanvasProps {
-  terminals: SiteMapTerminal[];
-  tileUrl: string | null;
-}
-
-/** Satellite view of a site's terminals at zoom 18; markers green on, red off, yellow otherwise. */
-export function AerialMapCanvas({ terminals, tileUrl }: AerialMapCanvasProps) {
-  const { t } = useTranslation();
-  const { containerRef, map, tilesFailed, applyView } = useLeafletMap(tileUrl, { maxZoom: 20 });
-  const markers = useMemo(() => aerialMarkers(terminals), [terminals]);
-  const placeKey = markers.map((m) => `${m.id}@${m.lat},${m.lng}`).join('|');
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-centre only when the set of places changes, not on every poll
-  useEffect(() => {
-    if (!map) return;
-    const view = aerialMapView(terminals);
-    applyView.current = () => map.setView(view.center, AERIAL_MAP_ZOOM, { animate: false });
-    applyView.current();
-  }, [map, placeKey]);
-
-  useEffect(() => {
-    if (!map) return;
-    const layer = L.layerGroup().addTo(map);
-    const drawn: L.Marker[] = [];
-    for (const m of markers) {
-      const text = t('MAP_TERMINAL_LABEL', {
-        terminal: m.terminalId,
-        state: t(`MAP_STATE_${m.color.toUpperCase()}`),
-      });
-      const marker = L.marker([m.lat, m.lng], {
-        icon: markerIcon(m.color, TARGET_PX, 'fc-pin fc-pin-18'),
-        keyboard: true,
-      });
-      marker.bindTooltip(textNode(text));
-      marker.addTo(layer);
-      label(marker, text);
-      drawn.push(marker);
-    }
-    const relayout = () => declutter(map, drawn);
-    relayout();
-    map.on('zoomend', relayout);
-    return () => {
-      map.off('zoomend', relayout);
-      layer.remove();
-    };
-  }, [map, markers, t]);
-
-  return (
-    <MapFrame
-      containerRef={containerRef}
-      tilesFailed={tilesFailed}
-      ariaLabel={t('AERIAL_MAP')}
-      testId="aerial-map-canvas"
-      markerCount={markers.length}
-    />
   );
 }
 

@@ -18,7 +18,7 @@ import './map-box.css';
 // ~0.7 s between the map's data and its first markers.
 const loadLeafletMaps = () => import('./leaflet-maps.tsx');
 const CompanyMapCanvas = lazy(() => loadLeafletMaps().then((m) => ({ default: m.CompanyMapCanvas })));
-const AerialMapCanvas = lazy(() => loadLeafletMaps().then((m) => ({ default: m.AerialMapCanvas })));
+const AerialMapCanvas = lazy(() => import('./aerial-map.tsx').then((m) => ({ default: m.AerialMapCanvas })));
 
 let leafletRequested = false;
 
