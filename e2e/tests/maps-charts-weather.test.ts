@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { journey, type Locator, type Page, shot, toCosmic, widget } from '../src/journey.ts';
+import { journey, type Locator, type Page, shot, signIn, toCosmic, widget } from '../src/journey.ts';
 
 /**
  * Maps, transaction activity and weather on the live dashboards. Tiles, weather and geocoding point
@@ -11,7 +11,7 @@ import { journey, type Locator, type Page, shot, toCosmic, widget } from '../src
 
 const NOWHERE = 'http://127.0.0.1:9';
 
-const { signedIn } = journey({
+const journeyOf = journey({
   env: {
     SIMULATOR: 'on',
     TILE_URL_ROAD: `${NOWHERE}/road/{z}/{x}/{y}.png`,
@@ -21,6 +21,7 @@ const { signedIn } = journey({
   },
   timeout: 25_000,
 });
+const { signedIn } = journeyOf;
 
 /** The map draws markers (Leaflet marker elements with an accessible name) even without tiles. */
 async function expectMarkers(map: Locator): Promise<number> {
@@ -92,6 +93,75 @@ describe('live widgets: maps, transaction activity, weather', () => {
     await toCosmic(p);
     await shot(p, 'widgets-agent-map-cosmic', map);
     await shot(p, 'widgets-agent-weather-cosmic', widget(p, 'Weather'));
+    await p.context().close();
+  });
+
+  it('agent: 20,000 terminals are clustered in a worker, every one counted, and a cluster opens on click', async () => {
+    const { page, server } = journeyOf;
+    const p = await page();
+    const errors: string[] = [];
+    p.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    const workers: string[] = [];
+    p.on('worker', (w) => workers.push(w.url()));
+    // The agent's map answered with 5,000 sites of 4 terminals over Great Britain (the contract's shape).
+    const sites = Array.from({ length: 5_000 }, (_, s) => {
+      const lat = 50.5 + ((s * 7919) % 7000) / 1000;
+      const lng = -5.5 + ((s * 104729) % 7000) / 1000;
+      return {
+        id: s + 1,
+        site_title: `Site ${s + 1}`,
+        site_no: String(s + 1).padStart(4, '0'),
+        terminals: Array.from({ length: 4 }, (_, i) => ({
+          terminal_id: `${s + 1}-${i + 1}`,
+          lat: lat + i * 0.0002,
+          lng: lng + i * 0.0002,
+          marker_color: s % 20 === 0 && i === 0 ? 'red' : 'green',
+        })),
+      };
+    });
+    const body = JSON.stringify(sites);
+    await p.route(/\/api\/agent\/\d+\/map\/terminals\//, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body }),
+    );
+    await signIn(p, server.url, 'agent');
+    const map = widget(p, 'Active terminals');
+    await map.locator('.leaflet-marker-icon[aria-label]').first().waitFor();
+    assert.ok(
+      workers.some((url) => /terminal-index\.worker/.test(url)),
+      `the index is built in a worker: ${workers.join(', ')}`,
+    );
+    const counted = await map
+      .locator('.leaflet-marker-icon[aria-label]')
+      .evaluateAll((els) =>
+        els.reduce((n, e) => n + (e.classList.contains('fc-cluster') ? Number(e.textContent) : 1), 0),
+      );
+    assert.equal(counted, 20_000, 'every terminal is in a cluster or drawn on its own');
+    // A cluster's click asks the worker at which zoom it falls apart, and the map zooms there.
+    const canvas = map.getByTestId('company-map-canvas');
+    const zoom = await canvas.getAttribute('data-zoom');
+    assert.ok(zoom, 'the map has a zoom');
+    // The cluster nearest the map's centre (those at the edges may sit under the page's header).
+    await canvas.scrollIntoViewIfNeeded();
+    const at = await canvas.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const cx = box.left + box.width / 2;
+      const cy = box.top + box.height / 2;
+      const centres = [...el.querySelectorAll('.fc-cluster')].map((e) => {
+        const r = e.getBoundingClientRect();
+        return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      });
+      centres.sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+      return centres[0] ?? null;
+    });
+    assert.ok(at, 'a cluster is drawn');
+    await p.mouse.click(at.x, at.y);
+    await p.waitForFunction(
+      (z) => document.querySelector('[data-testid="company-map-canvas"]')?.getAttribute('data-zoom') !== z,
+      zoom,
+    );
+    assert.deepEqual(errors, []);
     await p.context().close();
   });
 

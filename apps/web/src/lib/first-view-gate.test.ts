@@ -2,19 +2,39 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   FIRST_VIEW_DRAW_MS,
   FIRST_VIEW_GATE_MAX_MS,
+  firstReadsDrawn,
   firstViewGate,
   holdSecondaryReads,
 } from './first-view-gate.ts';
-import { whenFirstViewDrawn } from './when-first-view-drawn.ts';
+import { whenFirstReadsDrawn, whenFirstViewDrawn } from './when-first-view-drawn.ts';
 
 describe('first view gate', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     firstViewGate.set(true);
+    firstReadsDrawn.set(true);
   });
   afterEach(() => {
     vi.useRealTimers();
     firstViewGate.set(true);
+    firstReadsDrawn.set(true);
+  });
+
+  it('says the first reads are drawn once they have settled and the browser was idle, before the gate opens', async () => {
+    let answer: (v: unknown) => void = () => {};
+    holdSecondaryReads(new Promise((r) => (answer = r)));
+    const drawn = vi.fn();
+    whenFirstReadsDrawn(drawn);
+    expect(firstReadsDrawn.get()).toBe(false);
+    await vi.advanceTimersByTimeAsync(FIRST_VIEW_GATE_MAX_MS / 2);
+    expect(drawn).not.toHaveBeenCalled();
+    answer([]);
+    // jsdom has no requestIdleCallback: whenIdle runs the next task.
+    await vi.advanceTimersByTimeAsync(5);
+    expect(drawn).toHaveBeenCalledTimes(1);
+    expect(firstViewGate.get()).toBe(false);
+    await vi.advanceTimersByTimeAsync(FIRST_VIEW_DRAW_MS);
+    expect(firstViewGate.get()).toBe(true);
   });
 
   it('is open by default, closes while first reads are on their way and opens once they have answered', async () => {

@@ -9,6 +9,13 @@ import { whenIdle } from './when-idle.ts';
  */
 export const firstViewGate = createStore(true);
 
+/**
+ * Open once the first reads have settled and the browser has been idle once since (their renders, the largest
+ * paint among them, are done), `FIRST_VIEW_DRAW_MS` before `firstViewGate`: for what is itself part of the first
+ * view but must not be asked for before its largest paint (the map's Leaflet). Open everywhere else.
+ */
+export const firstReadsDrawn = createStore(true);
+
 export const FIRST_VIEW_GATE_MAX_MS = 3_000;
 
 /**
@@ -23,14 +30,20 @@ export const FIRST_VIEW_DRAW_MS = 250;
  */
 export function holdSecondaryReads(firstReads: Promise<unknown>) {
   firstViewGate.set(false);
+  firstReadsDrawn.set(false);
   let opened = false;
   const open = () => {
     if (opened) return;
     opened = true;
     clearTimeout(cap);
+    firstReadsDrawn.set(true);
     firstViewGate.set(true);
   };
   const cap = setTimeout(open, FIRST_VIEW_GATE_MAX_MS);
-  const settled = () => whenIdle(() => setTimeout(open, FIRST_VIEW_DRAW_MS), 1_000);
+  const settled = () =>
+    whenIdle(() => {
+      if (!opened) firstReadsDrawn.set(true);
+      setTimeout(open, FIRST_VIEW_DRAW_MS);
+    }, 1_000);
   firstReads.then(settled, settled);
 }

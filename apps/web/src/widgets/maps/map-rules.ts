@@ -7,11 +7,17 @@ import {
   type MarkerColor,
   markerColor,
 } from '@forecourt/contract/rules';
-import Supercluster from 'supercluster';
+import {
+  CLUSTER_MAX_ZOOM,
+  type ClusterFeature,
+  type ClusterIndex,
+  type ClusterSummary,
+  clusterIndex,
+  type IndexedPoint,
+} from './cluster-index.ts';
 
+export { CLUSTER_MAX_ZOOM };
 export type LatLngTuple = [lat: number, lng: number];
-/** Beyond this zoom the company map shows every terminal on its own. */
-export const CLUSTER_MAX_ZOOM = 16;
 
 /** Drawn colours of the three marker states (on, off, anything else). */
 export const MARKER_FILL: Record<MarkerColor, string> = {
@@ -51,37 +57,46 @@ function centroid(points: LatLngTuple[]): LatLngTuple {
   return [lat, lng];
 }
 
-function bounds(points: LatLngTuple[]): [LatLngTuple, LatLngTuple] {
-  let s = 90;
-  let w = 180;
-  let n = -90;
-  let e = -180;
-  for (const [lat, lng] of points) {
-    s = Math.min(s, lat);
-    n = Math.max(n, lat);
-    w = Math.min(w, lng);
-    e = Math.max(e, lng);
-  }
-  return [
-    [s, w],
-    [n, e],
-  ];
-}
-
 /**
  * Where the company map looks: London at zoom 9 without any placed terminal; the one site at zoom 9
  * when there is only one; otherwise every site in view.
  */
 export function companyMapView(sites: MapSite[]): MapView {
-  const located = sites
-    .map((s) => s.terminals.filter((t) => isPlaced(t.lat, t.lng)).map((t): LatLngTuple => [t.lat, t.lng]))
-    .filter((points) => points.length > 0);
-  if (located.length === 0) return { kind: 'center', center: LONDON, zoom: COMPANY_MAP_ZOOM };
-  if (located.length === 1) return { kind: 'center', center: centroid(located[0]), zoom: COMPANY_MAP_ZOOM };
-  const all = located.flat();
-  const [sw, ne] = bounds(all);
-  if (sw[0] === ne[0] && sw[1] === ne[1]) return { kind: 'center', center: sw, zoom: COMPANY_MAP_ZOOM };
-  return { kind: 'bounds', bounds: [sw, ne] };
+  // One pass without a list of points: this runs on every new answer, 100,000 terminals included.
+  let located = 0;
+  let first: LatLngTuple | null = null;
+  let s = 90;
+  let w = 180;
+  let n = -90;
+  let e = -180;
+  for (const site of sites) {
+    let count = 0;
+    let lat = 0;
+    let lng = 0;
+    for (const t of site.terminals) {
+      if (!isPlaced(t.lat, t.lng)) continue;
+      count++;
+      lat += t.lat;
+      lng += t.lng;
+      if (t.lat < s) s = t.lat;
+      if (t.lat > n) n = t.lat;
+      if (t.lng < w) w = t.lng;
+      if (t.lng > e) e = t.lng;
+    }
+    if (count === 0) continue;
+    located++;
+    if (located === 1) first = [lat / count, lng / count];
+  }
+  if (located === 0 || !first) return { kind: 'center', center: LONDON, zoom: COMPANY_MAP_ZOOM };
+  if (located === 1) return { kind: 'center', center: first, zoom: COMPANY_MAP_ZOOM };
+  if (s === n && w === e) return { kind: 'center', center: [s, w], zoom: COMPANY_MAP_ZOOM };
+  return {
+    kind: 'bounds',
+    bounds: [
+      [s, w],
+      [n, e],
+    ],
+  };
 }
 
 /** The aerial map: the site's terminals at zoom 18 (London when none is placed). */
@@ -120,46 +135,75 @@ export interface TerminalPoint {
   siteNo: string;
   color: MarkerColor;
 }
-export interface ClusterSummary {
-  /** Worst state inside, as a severity (SEVERITY). */
-  worst: number;
-  /** Terminals off inside. */
-  off: number;
+export type { ClusterSummary };
+
+/**
+ * Every placed terminal of the answer, flat: position (longitude, latitude in pairs), severity, and where it is in
+ * the answer (site and terminal index), so that the cluster index can be built away from the page (a worker takes
+ * typed arrays without copying) and a terminal's details are read only for those drawn.
+ */
+export interface PlacedTerminals {
+  count: number;
+  coords: Float64Array;
+  severity: Uint8Array;
+  site: Uint32Array;
+  terminal: Uint32Array;
 }
 
-export type TerminalIndex = Supercluster<TerminalPoint, ClusterSummary>;
-
-/** Build the cluster index of every placed terminal; each cluster keeps the worst state inside it. */
-export function buildTerminalIndex(sites: MapSite[], radius = 60): TerminalIndex {
-  const features: GeoJSON.Feature<GeoJSON.Point, TerminalPoint>[] = [];
-  for (const site of sites) {
-    for (const t of site.terminals) {
+export function placedTerminals(sites: MapSite[]): PlacedTerminals {
+  let total = 0;
+  for (const site of sites) total += site.terminals.length;
+  const coords = new Float64Array(total * 2);
+  const severity = new Uint8Array(total);
+  const siteOf = new Uint32Array(total);
+  const terminalOf = new Uint32Array(total);
+  let n = 0;
+  for (let s = 0; s < sites.length; s++) {
+    const terminals = (sites[s] as MapSite).terminals;
+    for (let k = 0; k < terminals.length; k++) {
+      const t = terminals[k] as MapSite['terminals'][number];
       if (!isPlaced(t.lat, t.lng)) continue;
-      features.push({
-        type: 'Feature',
-        geometry: { type: 'Point', coordinates: [t.lng, t.lat] },
-        properties: {
-          key: `${site.id}:${t.terminal_id}`,
-          terminalId: t.terminal_id,
-          siteId: site.id,
-          siteTitle: site.site_title,
-          siteNo: site.site_no,
-          color: asMarkerColor(t.marker_color),
-        },
-      });
+      coords[2 * n] = t.lng;
+      coords[2 * n + 1] = t.lat;
+      severity[n] = SEVERITY[asMarkerColor(t.marker_color)];
+      siteOf[n] = s;
+      terminalOf[n] = k;
+      n++;
     }
   }
-  const index = new Supercluster<TerminalPoint, ClusterSummary>({
-    radius,
-    maxZoom: CLUSTER_MAX_ZOOM,
-    map: (p) => ({ worst: SEVERITY[p.color], off: p.color === 'red' ? 1 : 0 }),
-    reduce: (acc, p) => {
-      acc.worst = Math.max(acc.worst, p.worst);
-      acc.off += p.off;
-    },
-  });
-  index.load(features);
-  return index;
+  return {
+    count: n,
+    coords: coords.subarray(0, 2 * n),
+    severity: severity.subarray(0, n),
+    site: siteOf.subarray(0, n),
+    terminal: terminalOf.subarray(0, n),
+  };
+}
+
+/** The terminal at place `i` of `placed`, as a marker shows it. */
+export function terminalPoint(sites: MapSite[], placed: PlacedTerminals, i: number): TerminalPoint {
+  const site = sites[placed.site[i] as number] as MapSite;
+  const t = site.terminals[placed.terminal[i] as number] as MapSite['terminals'][number];
+  return {
+    key: `${site.id}:${t.terminal_id}`,
+    terminalId: t.terminal_id,
+    siteId: site.id,
+    siteTitle: site.site_title,
+    siteNo: site.site_no,
+    color: asMarkerColor(t.marker_color),
+  };
+}
+
+/** The cluster index of every placed terminal, built on the page; each cluster keeps the worst state inside it. */
+export interface TerminalIndex {
+  sites: MapSite[];
+  placed: PlacedTerminals;
+  clusters: ClusterIndex;
+}
+
+export function buildTerminalIndex(sites: MapSite[], radius = 60): TerminalIndex {
+  const placed = placedTerminals(sites);
+  return { sites, placed, clusters: clusterIndex(placed.coords, placed.severity, placed.count, radius) };
 }
 
 export interface ClusterMarker {
@@ -181,17 +225,19 @@ export interface PointMarker {
 }
 export type CompanyMarker = ClusterMarker | PointMarker;
 
-/** What to draw for a viewport ([west, south, east, north]) at a zoom: clusters and single terminals. */
-export function markersInView(
-  index: TerminalIndex,
-  bbox: [number, number, number, number],
-  zoom: number,
+/** The zoom the index is asked at for a map zoom. */
+export const indexZoom = (zoom: number) => Math.max(0, Math.min(Math.round(zoom), CLUSTER_MAX_ZOOM + 1));
+
+/** The index's answer for a viewport as markers: clusters and single terminals. */
+export function toMarkers(
+  features: ClusterFeature[],
+  sites: MapSite[],
+  placed: PlacedTerminals,
 ): CompanyMarker[] {
-  const z = Math.max(0, Math.min(Math.round(zoom), CLUSTER_MAX_ZOOM + 1));
-  return index.getClusters(bbox, z).map((f) => {
-    const [lng, lat] = f.geometry.coordinates;
+  return features.map((f) => {
+    const [lng, lat] = f.geometry.coordinates as [number, number];
     const props = f.properties as Partial<
-      ClusterSummary & { cluster: boolean; cluster_id: number; point_count: number }
+      ClusterSummary & IndexedPoint & { cluster: boolean; cluster_id: number; point_count: number }
     >;
     if (props.cluster) {
       return {
@@ -201,13 +247,22 @@ export function markersInView(
         lat,
         lng,
         count: props.point_count as number,
-        color: BY_SEVERITY[props.worst ?? 0],
+        color: BY_SEVERITY[props.worst ?? 0] as MarkerColor,
         off: props.off ?? 0,
       };
     }
-    const point = f.properties as TerminalPoint;
+    const point = terminalPoint(sites, placed, props.i as number);
     return { kind: 'point', key: `p${point.key}`, lat, lng, point };
   });
+}
+
+/** What to draw for a viewport ([west, south, east, north]) at a zoom: clusters and single terminals. */
+export function markersInView(
+  index: TerminalIndex,
+  bbox: [number, number, number, number],
+  zoom: number,
+): CompanyMarker[] {
+  return toMarkers(index.clusters.getClusters(bbox, indexZoom(zoom)), index.sites, index.placed);
 }
 
 /** Cluster bubble size by how many terminals it holds. */

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstViewGate } from '../../lib/first-view-gate.ts';
+import { firstReadsDrawn } from '../../lib/first-view-gate.ts';
 import { json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
 import { CompanyMapCanvas } from './components/leaflet-maps.tsx';
@@ -31,7 +31,7 @@ const CONFIG = {
 
 // First in the file: once a map has asked for Leaflet, later maps ask at once (the module remembers it).
 describe('Leaflet and the first view', () => {
-  it('is not asked for until the first view has been drawn (first-view gate open)', async () => {
+  it('is not asked for until the first reads have been drawn', async () => {
     mockFetch({
       'GET /api/config': json(CONFIG),
       'GET /api/company/11/map/terminals/': json([
@@ -43,20 +43,20 @@ describe('Leaflet and the first view', () => {
         },
       ]),
     });
-    firstViewGate.set(false);
+    firstReadsDrawn.set(false);
     try {
       renderWithProviders(<CompanyMapWidget scope={{ kind: 'company', id: 11 }} />);
       const card = screen.getByRole('region', { name: 'Active terminals' });
-      // The data is there, the map's box says it is loading, and stays so while the gate is closed.
+      // The data is there, the map's box says it is loading, and stays so until the first reads are drawn.
       await waitFor(() => expect(card.querySelector('.fc-map-placeholder')).not.toBeNull());
       const marker = { name: 'Leeds Road (0101), terminal 0101-1: online' };
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(within(card).queryByRole('button', marker)).toBeNull();
       expect(card.querySelector('.fc-map-placeholder')).not.toBeNull();
-      firstViewGate.set(true);
+      firstReadsDrawn.set(true);
       expect(await within(card).findByRole('button', marker)).toHaveClass('fc-marker-green');
     } finally {
-      firstViewGate.set(true);
+      firstReadsDrawn.set(true);
     }
   });
 });

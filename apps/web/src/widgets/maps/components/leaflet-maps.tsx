@@ -1,21 +1,13 @@
 import 'leaflet/dist/leaflet.css';
 import './map-box.css';
 import './map.css';
-import type { MapSite, SiteMapTerminal } from '@forecourt/contract/fleet';
-import { AERIAL_MAP_ZOOM, type MarkerColor } from '@forecourt/contract/rules';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import type { MapSite } from '@forecourt/contract/fleet';
+import type { MarkerColor } from '@forecourt/contract/rules';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import * as L from '../../../lib/leaflet.ts';
-import {
-  aerialMapView,
-  aerialMarkers,
-  buildTerminalIndex,
-  type CompanyMarker,
-  clusterSize,
-  companyMapView,
-  markersInView,
-  type TerminalIndex,
-} from '../map-rules.ts';
+import { type CompanyMarker, clusterSize, companyMapView } from '../map-rules.ts';
+import { type TerminalSource, terminalSource } from '../terminal-index-source.ts';
 
 /** Without a tile loaded by then, the tile server is taken as unreachable. */
 const TILE_TIMEOUT_MS = 8_000;
@@ -83,7 +75,7 @@ function attributionOf(url: string): string {
  * A Leaflet map in a div, created once. Tiles that fail (or never arrive) are reported, so the widget
  * can say so while the markers keep showing on the plain background.
  */
-function useLeafletMap(tileUrl: string | null, options: L.MapOptions) {
+export function useLeafletMap(tileUrl: string | null, options: L.MapOptions) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const [tilesFailed, setTilesFailed] = useState(false);
@@ -174,14 +166,14 @@ function useLeafletMap(tileUrl: string | null, options: L.MapOptions) {
 }
 
 /** A marker's target is at least 24 × 24 CSS px (WCAG 2.5.8); a pin's dot is drawn smaller inside it. */
-const TARGET_PX = 24;
+export const TARGET_PX = 24;
 
 /**
  * Markers closer on screen than their targets are drawn apart, on a small circle around where they are, so
  * each stays visible and can be tapped or focused on its own (terminals of one site are metres apart).
  * Only the icons move; re-run after every zoom.
  */
-function declutter(map: L.Map, markers: L.Marker[]) {
+export function declutter(map: L.Map, markers: L.Marker[]) {
   const items = markers.map((marker) => {
     const el = marker.getElement();
     // The icon's own size (pins and clusters are drawn at it): measuring the element would force a layout
@@ -223,7 +215,7 @@ function declutter(map: L.Map, markers: L.Marker[]) {
   }
 }
 
-function markerIcon(color: MarkerColor, size: number, extraClass = '', html = '') {
+export function markerIcon(color: MarkerColor, size: number, extraClass = '', html = '') {
   return L.divIcon({
     className: `fc-marker ${extraClass} fc-marker-${color}`.trim(),
     html,
@@ -233,13 +225,13 @@ function markerIcon(color: MarkerColor, size: number, extraClass = '', html = ''
 }
 
 /** Leaflet writes a string tooltip as HTML; site titles are untrusted text, so tooltips get a text node. */
-function textNode(text: string): HTMLElement {
+export function textNode(text: string): HTMLElement {
   const el = document.createElement('span');
   el.textContent = text;
   return el;
 }
 
-function label(marker: L.Marker, text: string) {
+export function label(marker: L.Marker, text: string) {
   const el = marker.getElement();
   if (el) {
     el.setAttribute('aria-label', text);
@@ -255,7 +247,7 @@ interface MapFrameProps {
   markerCount: number;
 }
 
-function MapFrame({ containerRef, tilesFailed, ariaLabel, testId, markerCount }: MapFrameProps) {
+export function MapFrame({ containerRef, tilesFailed, ariaLabel, testId, markerCount }: MapFrameProps) {
   const { t } = useTranslation();
   return (
     <div className="fc-map" data-testid={testId} data-markers={markerCount}>
@@ -270,64 +262,6 @@ function MapFrame({ containerRef, tilesFailed, ariaLabel, testId, markerCount }:
   );
 }
 
-export interface AerialMapCanvasProps {
-  terminals: SiteMapTerminal[];
-  tileUrl: string | null;
-}
-
-/** Satellite view of a site's terminals at zoom 18; markers green on, red off, yellow otherwise. */
-export function AerialMapCanvas({ terminals, tileUrl }: AerialMapCanvasProps) {
-  const { t } = useTranslation();
-  const { containerRef, map, tilesFailed, applyView } = useLeafletMap(tileUrl, { maxZoom: 20 });
-  const markers = useMemo(() => aerialMarkers(terminals), [terminals]);
-  const placeKey = markers.map((m) => `${m.id}@${m.lat},${m.lng}`).join('|');
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-centre only when the set of places changes, not on every poll
-  useEffect(() => {
-    if (!map) return;
-    const view = aerialMapView(terminals);
-    applyView.current = () => map.setView(view.center, AERIAL_MAP_ZOOM, { animate: false });
-    applyView.current();
-  }, [map, placeKey]);
-
-  useEffect(() => {
-    if (!map) return;
-    const layer = L.layerGroup().addTo(map);
-    const drawn: L.Marker[] = [];
-    for (const m of markers) {
-      const text = t('MAP_TERMINAL_LABEL', {
-        terminal: m.terminalId,
-        state: t(`MAP_STATE_${m.color.toUpperCase()}`),
-      });
-      const marker = L.marker([m.lat, m.lng], {
-        icon: markerIcon(m.color, TARGET_PX, 'fc-pin fc-pin-18'),
-        keyboard: true,
-      });
-      marker.bindTooltip(textNode(text));
-      marker.addTo(layer);
-      label(marker, text);
-      drawn.push(marker);
-    }
-    const relayout = () => declutter(map, drawn);
-    relayout();
-    map.on('zoomend', relayout);
-    return () => {
-      map.off('zoomend', relayout);
-      layer.remove();
-    };
-  }, [map, markers, t]);
-
-  return (
-    <MapFrame
-      containerRef={containerRef}
-      tilesFailed={tilesFailed}
-      ariaLabel={t('AERIAL_MAP')}
-      testId="aerial-map-canvas"
-      markerCount={markers.length}
-    />
-  );
-}
-
 export interface CompanyMapCanvasProps {
   sites: MapSite[];
   tileUrl: string | null;
@@ -339,15 +273,23 @@ interface DrawnMarker {
 }
 
 /**
- * Road map of every terminal of a company or agent. Terminals are clustered (supercluster) so 10,000
- * of them stay smooth: only what is in view is drawn, and a cluster takes its worst terminal's colour.
+ * Road map of every terminal of a company or agent. Terminals are clustered (supercluster) so 100,000
+ * of them stay smooth: only what is in view is drawn, and a cluster takes its worst terminal's colour. A large
+ * fleet's cluster index is built in a worker (terminal-index-source.ts), so the map pans while it builds.
  */
 export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
   const { t } = useTranslation();
   const { containerRef, map, tilesFailed, applyView } = useLeafletMap(tileUrl, { maxZoom: 19 });
-  const index = useMemo<TerminalIndex>(() => buildTerminalIndex(sites), [sites]);
+  const [source, setSource] = useState<TerminalSource | null>(null);
   const [drawn, setDrawn] = useState(0);
   const viewKey = sites.map((s) => `${s.id}:${s.terminals.length}`).join('|');
+
+  // A new index for new data (a poll that changed something); the one it replaces is freed.
+  useEffect(() => {
+    const next = terminalSource(sites);
+    setSource(next);
+    return () => next.dispose();
+  }, [sites]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: set the view when the sites change, not on every poll
   useEffect(() => {
@@ -360,8 +302,8 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
     applyView.current();
   }, [map, viewKey]);
 
-  const indexRef = useRef(index);
-  indexRef.current = index;
+  const sourceRef = useRef(source);
+  sourceRef.current = source;
   const drawnRef = useRef<{ layer: L.LayerGroup; onMap: Map<string, DrawnMarker> } | null>(null);
 
   // One marker layer per map (and language: the markers' names are translated).
@@ -379,8 +321,9 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
   // Draw what is in view; new data (a poll) updates the markers that changed, in place.
   useEffect(() => {
     const drawn = drawnRef.current;
-    if (!map || !drawn) return;
+    if (!map || !drawn || !source) return;
     const { layer, onMap } = drawn;
+    let cancelled = false;
 
     const create = (m: CompanyMarker): L.Marker => {
       if (m.kind === 'cluster') {
@@ -394,8 +337,11 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
           keyboard: true,
         });
         marker.on('click', () => {
-          const zoom = Math.min(indexRef.current.getClusterExpansionZoom(m.clusterId), map.getMaxZoom());
-          map.setView([m.lat, m.lng], zoom);
+          void sourceRef.current?.expansionZoom(m.clusterId).then(
+            (expansion) => map.setView([m.lat, m.lng], Math.min(expansion, map.getMaxZoom())),
+            // An index replaced meanwhile (new data): the cluster is gone, the redraw shows what replaced it.
+            () => {},
+          );
         });
         marker.addTo(layer);
         label(marker, text);
@@ -418,16 +364,7 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
       return marker;
     };
 
-    const draw = () => {
-      if (!(map as unknown as { _loaded?: boolean })._loaded) return;
-      const b = map.getBounds().pad(0.15);
-      const bbox: [number, number, number, number] = [
-        Math.max(-180, b.getWest()),
-        Math.max(-85, b.getSouth()),
-        Math.min(180, b.getEast()),
-        Math.min(85, b.getNorth()),
-      ];
-      const next = markersInView(index, bbox, map.getZoom());
+    const apply = (next: CompanyMarker[]) => {
       const keep = new Set<string>();
       for (const m of next) {
         const signature =
@@ -453,15 +390,36 @@ export function CompanyMapCanvas({ sites, tileUrl }: CompanyMapCanvasProps) {
       if (typeof performance !== 'undefined' && performance.mark) performance.mark('fc:company-map:drawn');
     };
 
+    // Only the latest question's answer is drawn: the map may have moved again while the index answered.
+    let asked = 0;
+    const draw = () => {
+      if (!(map as unknown as { _loaded?: boolean })._loaded) return;
+      const b = map.getBounds().pad(0.15);
+      const bbox: [number, number, number, number] = [
+        Math.max(-180, b.getWest()),
+        Math.max(-85, b.getSouth()),
+        Math.min(180, b.getEast()),
+        Math.min(85, b.getNorth()),
+      ];
+      const question = ++asked;
+      source.markers(bbox, map.getZoom()).then(
+        (next) => {
+          if (!cancelled && question === asked) apply(next);
+        },
+        () => {},
+      );
+    };
+
     // The first draw in a task of its own: the map's creation and view (a layout) and then every marker in
     // one go held a phone's main thread for 120 ms and more (decision 0006).
     const first = window.setTimeout(draw, 0);
     map.on('moveend', draw);
     return () => {
+      cancelled = true;
       window.clearTimeout(first);
       map.off('moveend', draw);
     };
-  }, [map, index, t]);
+  }, [map, source, t]);
 
   return (
     <MapFrame
