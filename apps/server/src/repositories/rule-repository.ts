@@ -8,7 +8,7 @@ import {
   ruleAlertText,
 } from '@forecourt/contract/alert-rules';
 import type { Severity } from '@forecourt/contract/events';
-import type { TelemetrySignal } from '@forecourt/contract/telemetry-history';
+import { TELEMETRY_SIGNALS, type TelemetrySignal } from '@forecourt/contract/telemetry-history';
 import type { Database } from '../db/client.ts';
 import { raiseAlertsSql } from './alert-sql.ts';
 import type { ChangeInput } from './change-repository.ts';
@@ -267,11 +267,43 @@ export function createRuleRepository(database: Database) {
     },
 
     /**
-     * The enabled telemetry rules reaching a terminal for these signals, with their state for it (not locked: a
-     * first look, to skip the transaction when nothing would change).
+     * Every enabled telemetry rule reaching a terminal, of every signal, without state: what a node keeps per
+     * terminal until the next 'fleet' change (services/alert-rules.ts).
      */
-    async rulesFor(terminalId: number, signals: readonly string[]): Promise<RuleWithState[]> {
-      return loadRules((sql, params) => database.query(sql, params), terminalId, signals, null);
+    async rulesReaching(terminalId: number): Promise<RuleWithState[]> {
+      return loadRules(
+        (sql, params) => database.query(sql, params),
+        terminalId,
+        TELEMETRY_SIGNALS,
+        null,
+        false,
+      );
+    },
+
+    /**
+     * The rule states of these terminals that are not at rest (pending or firing), not locked, by terminal and rule;
+     * a pair missing from the answer is at rest.
+     */
+    async busyStates(terminalIds: readonly number[]): Promise<Map<number, Map<number, RuleState>>> {
+      const rows = await database.query<{
+        terminal_id: number;
+        rule_id: number;
+        pending_since: Date | string | null;
+        firing: boolean;
+        last_at: Date | string | null;
+      }>(
+        `select terminal_id, rule_id, pending_since, firing, last_at from rule_states
+          where terminal_id = any($1::int[]) and (pending_since is not null or firing)`,
+        [terminalIds],
+      );
+      const out = new Map<number, Map<number, RuleState>>();
+      for (const r of rows) {
+        const t = num(r.terminal_id);
+        let m = out.get(t);
+        if (!m) out.set(t, (m = new Map()));
+        m.set(num(r.rule_id), { pendingSince: ms(r.pending_since), firing: r.firing, lastAt: ms(r.last_at) });
+      }
+      return out;
     },
 
     /**
@@ -524,6 +556,7 @@ async function loadRules(
   terminalId: number,
   signals: readonly string[],
   lockIds: number[] | null,
+  withStates = true,
 ): Promise<RuleWithState[]> {
   const rows = await q<{
     id: number;
@@ -549,10 +582,10 @@ async function loadRules(
           order by s.rule_id
             for update of s`
       : `select r.id, r.name, r.signal, r.op, r.threshold, r.for_s, r.clear_threshold, r.severity,
-                s.pending_since, s.firing, s.last_at
+                ${withStates ? 's.pending_since, s.firing, s.last_at' : 'null as pending_since, null as firing, null as last_at'}
            from alert_rules r
            join terminals t on t.id = $1
-           left join rule_states s on s.terminal_id = t.id and s.rule_id = r.id
+           ${withStates ? 'left join rule_states s on s.terminal_id = t.id and s.rule_id = r.id' : ''}
           where r.enabled and r.deleted_at is null and r.signal = any($2::text[]) and ${targetReachesSql('r', 't')}
           order by r.id`,
     lockIds ? [terminalId, signals, lockIds] : [terminalId, signals],

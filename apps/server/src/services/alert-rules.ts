@@ -20,6 +20,11 @@ export interface AlertRulesOptions {
 
 type Reading = { value: number; at: number };
 
+/** How many terminals' rule lists a node keeps before it starts the cache again. */
+const RULE_CACHE_TERMINALS = 20_000;
+/** A rule's state on a terminal where it is neither pending nor firing (its last reading's time is not needed). */
+const AT_REST: RuleState = { pendingSince: null, firing: false, lastAt: null };
+
 const sameState = (a: RuleState, b: RuleState) => a.pendingSince === b.pendingSince && a.firing === b.firing;
 
 /**
@@ -61,12 +66,36 @@ export function createAlertRules(opts: AlertRulesOptions) {
   const { repo, log } = opts;
   /** The signals of the enabled telemetry rules: dropped on every fleet change (a rule written on any node). */
   let signals: Promise<Set<string>> | null = null;
+  /**
+   * The enabled telemetry rules reaching each terminal seen since the last fleet change (a rule written, a
+   * terminal's tags or place changed): a reading then costs one indexed look at its rules' states that are not at
+   * rest, instead of resolving every rule's target again. Dropped whole when it grows past `RULE_CACHE_TERMINALS`.
+   */
+  let reaching = new Map<number, Promise<RuleWithState[]>>();
   let sweeping: Promise<unknown> | null = null;
+
+  async function rulesOf(terminalId: number, present: readonly TelemetrySignal[]): Promise<RuleWithState[]> {
+    let p = reaching.get(terminalId);
+    if (!p) {
+      if (reaching.size >= RULE_CACHE_TERMINALS) reaching = new Map();
+      const cache = reaching;
+      p = repo.rulesReaching(terminalId);
+      cache.set(terminalId, p);
+      p.catch(() => {
+        if (cache.get(terminalId) === p) cache.delete(terminalId);
+      });
+    }
+    const rules = (await p).filter((r) => present.includes(r.signal));
+    if (!rules.length) return rules;
+    const busy = (await repo.busyStates([terminalId])).get(terminalId);
+    return rules.map((r) => ({ ...r, state: busy?.get(r.id) ?? AT_REST }));
+  }
 
   const service = {
     /** Forgets what this node knows of the rules (the change feed calls it on 'fleet' changes). */
     forget() {
       signals = null;
+      reaching = new Map();
     },
 
     /**
@@ -98,7 +127,7 @@ export function createAlertRules(opts: AlertRulesOptions) {
         }
         if (!readings.size) return;
         const present = [...readings.keys()];
-        const rules = await repo.rulesFor(t.id, present);
+        const rules = await rulesOf(t.id, present);
         if (!rules.length) return;
         const first = decideRules(rules, readings);
         if (!first.states.length && !first.actions.length) return;
