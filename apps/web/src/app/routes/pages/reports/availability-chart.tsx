@@ -37,6 +37,14 @@ function useColors() {
   return colors;
 }
 
+/** The longest axis label, in characters, before it is shortened with an ellipsis. */
+const AXIS_LABEL_MAX = 22;
+
+/** `label`, or its first characters and an ellipsis when longer than the axis has room for. */
+export function shortLabel(label: string): string {
+  return label.length > AXIS_LABEL_MAX ? `${label.slice(0, AXIS_LABEL_MAX - 1).trimEnd()}…` : label;
+}
+
 export interface AvailabilityChartProps {
   /** The worst rows first; the chart shows their unavailability in percent. */
   rows: AvailabilityRow[];
@@ -86,7 +94,18 @@ export default function AvailabilityChart({
           grid: { color: colors.grid },
           ticks: { color: colors.text, callback: (v) => formatPercent(Number(v)) },
         },
-        y: { position: rtl ? 'right' : 'left', grid: { display: false }, ticks: { color: colors.text } },
+        y: {
+          position: rtl ? 'right' : 'left',
+          grid: { display: false },
+          // Long site names are shortened on the axis (the tooltip and the table give them whole): Chart.js
+          // otherwise clips them at the chart's edge on a phone.
+          ticks: {
+            color: colors.text,
+            callback(value) {
+              return shortLabel(this.getLabelForValue(Number(value)));
+            },
+          },
+        },
       },
     }),
     [colors, formatPercent, rtl],
