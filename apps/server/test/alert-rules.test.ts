@@ -446,15 +446,17 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
         op: '<',
         threshold: 20,
       });
-      await t.database.query(`update terminals set tags = '{}' where id = $1`, [f.plainTerminalId]);
+      // Tags change through the admin API, as every write does: its 'fleet' change tells each node to look at the
+      // terminal's rules again.
+      const tag = async (tags: string[]) =>
+        expect((await patch(`/api/admin/terminals/${f.plainTerminalId}/`, { tags })).statusCode).toBe(200);
+      await tag([]);
       await telemetry(device, { battery_life: 5 });
       expect(await ruleAlerts(rule.id)).toEqual([]);
-      await t.database.query(`update terminals set tags = '{kiosk,outdoor}' where id = $1`, [
-        f.plainTerminalId,
-      ]);
+      await tag(['kiosk', 'outdoor']);
       await telemetry(device, { battery_life: 6 });
       expect(await ruleAlerts(rule.id)).toHaveLength(1);
-      await t.database.query(`update terminals set tags = '{}' where id = $1`, [f.plainTerminalId]);
+      await tag([]);
     });
 
     it('disabling or deleting a rule clears its active alerts; a disabled rule does not fire', async () => {

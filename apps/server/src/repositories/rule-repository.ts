@@ -300,7 +300,10 @@ export function createRuleRepository(database: Database) {
       for (const r of rows) {
         const t = num(r.terminal_id);
         let m = out.get(t);
-        if (!m) out.set(t, (m = new Map()));
+        if (!m) {
+          m = new Map();
+          out.set(t, m);
+        }
         m.set(num(r.rule_id), { pendingSince: ms(r.pending_since), firing: r.firing, lastAt: ms(r.last_at) });
       }
       return out;
