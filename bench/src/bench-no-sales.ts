@@ -8,6 +8,7 @@ import { repoRoot } from './lib/server.ts';
 
 /** What the bench uses of the server's rule repository (loaded at run time: the bench compiles apart from it). */
 interface RuleRepo {
+  /** Writes a rule in a unit of work of its own (the repository's `insert` inside `unitOfWork`). */
   create(actor: { userId: number; username: string }, fields: Record<string, unknown>): Promise<unknown>;
   sweepNoSales(now: Date): Promise<number>;
 }
@@ -16,7 +17,13 @@ async function serverRuleRepository(pool: pg.Pool): Promise<RuleRepo> {
   const load = (file: string) => import(pathToFileURL(path.join(repoRoot, 'apps/server/src', file)).href);
   const { fromPool } = await load('db/client.ts');
   const { createRuleRepository } = await load('repositories/rule-repository.ts');
-  return createRuleRepository(fromPool(pool)) as RuleRepo;
+  const { unitOfWork } = await load('repositories/unit-of-work.ts');
+  const database = fromPool(pool);
+  const repo = createRuleRepository(database);
+  return {
+    create: (actor, fields) => unitOfWork(database, (tx: unknown) => repo.insert(tx, actor, fields)),
+    sweepNoSales: (now) => repo.sweepNoSales(now),
+  };
 }
 
 const HOUR_MS = 3_600_000;
