@@ -1,37 +1,16 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { ContactPointSchema } from '@forecourt/contract/notifications';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { startSmtpServer } from '@forecourt/test-support/smtp';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
-import { type Database, fromPglite, fromPool, migrationsFolder } from '../src/db/client.ts';
-import { openTestDatabase, type PostgresTemplate } from './db-template.ts';
+import type { Database } from '../src/db/client.ts';
+import { openTestDatabase } from './db-template.ts';
 import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp, testDbKind } from './helper.ts';
+import { databaseUpTo } from './old-database.ts';
 
 const MINUTE = 60_000;
 const Points = z.array(ContactPointSchema);
-
-/** The migrations up to `tag`, in a folder of their own. */
-function migrationsUpTo(tag: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-migrations-'));
-  cpSync(migrationsFolder, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((e) => e.tag === tag);
-  expect(last).toBeGreaterThanOrEqual(0);
-  journal.entries = journal.entries.slice(0, last + 1);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
 
 /** The tables a user's scope is made of, in the order their keys allow. */
 const ORG_TABLES = ['agents', 'companies', 'sites', 'users', 'user_companies', 'user_sites'];
@@ -45,7 +24,6 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
   describe('migration personal_alert_mail', () => {
     let demo: Database;
     let old: Database;
-    let folder: string;
     let dropOld: () => Promise<void> = async () => {};
 
     beforeAll(async () => {
@@ -53,30 +31,7 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
         testDbKind,
         testDbKind === 'postgres' ? inject('postgresTemplate') : inject('pgliteTemplate'),
       );
-      folder = migrationsUpTo('0014_target_predicate');
-      if (testDbKind === 'postgres') {
-        const t = JSON.parse(inject('postgresTemplate')) as PostgresTemplate;
-        const name = `forecourt_test_mig_${process.pid}_${Date.now()}`;
-        const admin = new pg.Client({ connectionString: t.adminUrl });
-        await admin.connect();
-        await admin.query(`create database "${name}"`);
-        await admin.end();
-        const u = new URL(t.adminUrl);
-        u.pathname = `/${name}`;
-        const pool = new pg.Pool({ connectionString: u.toString(), max: 2 });
-        await migratePg(drizzlePg(pool), { migrationsFolder: folder });
-        old = fromPool(pool);
-        dropOld = async () => {
-          const a = new pg.Client({ connectionString: t.adminUrl });
-          await a.connect();
-          await a.query(`drop database if exists "${name}" with (force)`);
-          await a.end();
-        };
-      } else {
-        const client = await PGlite.create();
-        await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
-        old = fromPglite(client);
-      }
+      ({ db: old, drop: dropOld } = await databaseUpTo('0014_target_predicate'));
       // The demo fleet's organisation, as a database of the old shape holds it.
       for (const table of ORG_TABLES) {
         const rows = await demo.query(`select * from ${table}`);
@@ -88,9 +43,7 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
     }, 120_000);
     afterAll(async () => {
       await demo?.close();
-      await old?.close();
       await dropOld();
-      rmSync(folder, { recursive: true, force: true });
     });
 
     it('gives every user with the preference on an email contact point in its scope, and nobody else', async () => {

@@ -1,28 +1,8 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type Database, fromPglite, fromPool, migrationsFolder } from '../src/db/client.ts';
-import { openTestDatabase, type PostgresTemplate } from './db-template.ts';
+import type { Database } from '../src/db/client.ts';
+import { openTestDatabase } from './db-template.ts';
 import { postgresUnavailable, testDbKind } from './helper.ts';
-
-/** The migrations before telemetry was partitioned (0000–0005), in a folder of their own. */
-function migrationsBefore(tag: string): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-migrations-'));
-  cpSync(migrationsFolder, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] };
-  const last = journal.entries.findIndex((e) => e.tag === tag);
-  journal.entries = journal.entries.slice(0, last + 1);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
+import { databaseUpTo } from './old-database.ts';
 
 const COLUMNS =
   'id, terminal_id, site_id, at, battery_life, flash_left, temperature_main_board, temperature_inside_cabinet, humidity_inside_cabinet, lat, lng';
@@ -36,7 +16,6 @@ const byTerminal = (db: Database) =>
 describe.skipIf(postgresUnavailable)('migration 0007: telemetry partitioned by day', () => {
   let demo: Database;
   let old: Database;
-  let folder: string;
   let dropOld: () => Promise<void> = async () => {};
 
   beforeAll(async () => {
@@ -44,36 +23,11 @@ describe.skipIf(postgresUnavailable)('migration 0007: telemetry partitioned by d
       testDbKind,
       testDbKind === 'postgres' ? inject('postgresTemplate') : inject('pgliteTemplate'),
     );
-    folder = migrationsBefore('0005_change_feed');
-    if (testDbKind === 'postgres') {
-      const t = JSON.parse(inject('postgresTemplate')) as PostgresTemplate;
-      const name = `forecourt_test_mig_${process.pid}_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: t.adminUrl });
-      await admin.connect();
-      await admin.query(`create database "${name}"`);
-      await admin.end();
-      const u = new URL(t.adminUrl);
-      u.pathname = `/${name}`;
-      const pool = new pg.Pool({ connectionString: u.toString(), max: 2 });
-      await migratePg(drizzlePg(pool), { migrationsFolder: folder });
-      old = fromPool(pool);
-      dropOld = async () => {
-        const a = new pg.Client({ connectionString: t.adminUrl });
-        await a.connect();
-        await a.query(`drop database if exists "${name}" with (force)`);
-        await a.end();
-      };
-    } else {
-      const client = await PGlite.create();
-      await migratePglite(drizzlePglite(client), { migrationsFolder: folder });
-      old = fromPglite(client);
-    }
+    ({ db: old, drop: dropOld } = await databaseUpTo('0005_change_feed'));
   }, 120_000);
   afterAll(async () => {
     await demo?.close();
-    await old?.close();
     await dropOld();
-    rmSync(folder, { recursive: true, force: true });
   });
 
   it('converts a database holding the demo telemetry without losing a row, by terminal', async () => {

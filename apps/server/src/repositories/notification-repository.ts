@@ -25,6 +25,27 @@ export interface PendingAlertMail {
   minSeverity: Severity | null;
 }
 
+/** A user's own alert-mail contact point: where it is owned. */
+export interface PersonalPoint {
+  id: number;
+  agentId: number;
+  companyId: number | null;
+  siteId: number | null;
+}
+
+/** The user's own alert-mail contact point through `q` (a unit of work or the pool), if any. */
+async function personalPointOn(
+  q: <T>(sql: string, params?: unknown[]) => Promise<T[]>,
+  userId: number,
+): Promise<PersonalPoint | null> {
+  const rows = await q<{ id: number; agent_id: number; company_id: number | null; site_id: number | null }>(
+    'select id, agent_id, company_id, site_id from contact_points where user_id = $1',
+    [userId],
+  );
+  const r = rows[0];
+  return r ? { id: num(r.id), agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id } : null;
+}
+
 /**
  * Notification preferences and the alert mail queue (docs/product.md#alert-mail): rows are queued with the
  * alert (alert-sql.ts); any node's background job claims a (user, site) whose window has passed with
@@ -45,34 +66,14 @@ export function createNotificationRepository(database: Database) {
      * Sets the preference; a trigger on `users` (migration `personal_alert_mail`) keeps the user's own email
      * contact point in step. Answers that contact point's id and place (null when mail is off).
      */
-    async setPrefs(
-      tx: Tx,
-      userId: number,
-      minSeverity: Severity | null,
-    ): Promise<{ id: number; agentId: number; companyId: number | null; siteId: number | null } | null> {
+    async setPrefs(tx: Tx, userId: number, minSeverity: Severity | null): Promise<PersonalPoint | null> {
       await tx('update users set email_min_severity = $2 where id = $1', [userId, minSeverity]);
-      const rows = await tx<{
-        id: number;
-        agent_id: number;
-        company_id: number | null;
-        site_id: number | null;
-      }>('select id, agent_id, company_id, site_id from contact_points where user_id = $1', [userId]);
-      const r = rows[0];
-      return r ? { id: num(r.id), agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id } : null;
+      return personalPointOn(tx, userId);
     },
 
     /** The user's own alert-mail contact point, if any. */
-    async personalPoint(
-      userId: number,
-    ): Promise<{ id: number; agentId: number; companyId: number | null; siteId: number | null } | null> {
-      const rows = await database.query<{
-        id: number;
-        agent_id: number;
-        company_id: number | null;
-        site_id: number | null;
-      }>('select id, agent_id, company_id, site_id from contact_points where user_id = $1', [userId]);
-      const r = rows[0];
-      return r ? { id: num(r.id), agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id } : null;
+    async personalPoint(userId: number): Promise<PersonalPoint | null> {
+      return personalPointOn((sql, params) => database.query(sql, params), userId);
     },
 
     /**
