@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Change } from '../src/repositories/change-repository.ts';
 import { unitOfWork } from '../src/repositories/unit-of-work.ts';
+import type { PostgresTemplate } from './db-template.ts';
 import { buildTestApp, postgresUnavailable, type TestApp, testDbKind } from './helper.ts';
 
 /** Waits until `check` holds, looking every 10 ms (the test's own timeout bounds it). */
@@ -92,6 +94,33 @@ describe.skipIf(postgresUnavailable)(`change feed (${testDbKind})`, () => {
     expect(await t.app.feed.caughtUp(t.app.feed.cursor, 0)).toBe(true);
     expect(await t.app.feed.caughtUp(t.app.feed.cursor + 1_000, 50)).toBe(false);
   });
+
+  it.skipIf(testDbKind !== 'postgres')(
+    'is not held up by a transaction of another database on the same server',
+    async () => {
+      // A write left open in another database (the server's `postgres`), as a long `create database` is.
+      const url = new URL((JSON.parse(inject('postgresTemplate')) as PostgresTemplate).adminUrl);
+      const elsewhere = new pg.Client({ connectionString: url.toString() });
+      await elsewhere.connect();
+      try {
+        await elsewhere.query('begin');
+        await elsewhere.query('select pg_current_xact_id()');
+        const before = seen.length;
+        // A rolled-back write leaves a gap in the ids: settled once this database's older transactions ended.
+        await unitOfWork(t.database, async (q) => {
+          await q.changed([{ kind: 'telemetry', terminalId: 501 }]);
+          throw new Error('rolled back');
+        }).catch(() => {});
+        await record('telemetry', 502);
+        const deadline = Date.now() + 10_000;
+        await until(() => seen.length > before || Date.now() > deadline);
+        expect(seen.slice(before).map((c) => c.terminalId)).toEqual([502]);
+      } finally {
+        await elsewhere.query('rollback').catch(() => {});
+        await elsewhere.end();
+      }
+    },
+  );
 
   it.skipIf(testDbKind !== 'postgres')(
     'never skips a change whose transaction commits after a later one (two writers)',

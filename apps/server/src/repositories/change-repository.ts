@@ -75,14 +75,37 @@ export interface FeedRead {
   xmax: bigint;
 }
 
+/**
+ * The oldest transaction of THIS database still running (an expression of type xid8 or numeric): only its
+ * transactions can commit a change id. PostgreSQL's own snapshot xmin spans every database of the server, so a
+ * long write elsewhere (a `create database` copying a large template, another application's batch job) would
+ * hold the feed's gaps and its first cursor for as long as it runs. The running transactions of the snapshot are
+ * matched to this database's sessions by their 32-bit ids; when some session of this database is hidden from
+ * this role (no `pg_read_all_stats`), the server-wide xmin is kept, which is never wrong, only slower. PGlite
+ * holds one database: its snapshot is already that.
+ */
+function xminOf(database: Database): string {
+  if (database.kind === 'pglite') return 'pg_snapshot_xmin(pg_current_snapshot())';
+  return `(with snap as (select pg_current_snapshot() as s),
+                mine as (select a.backend_xid::text::numeric as xid, a.query = '<insufficient privilege>' as hidden
+                           from pg_stat_activity a where a.datname = current_database())
+           select case when exists (select 1 from mine where hidden)
+                       then pg_snapshot_xmin(snap.s)::text::numeric
+                       else coalesce(
+                         (select min(x::text::numeric) from pg_snapshot_xip(snap.s) x
+                           where x::text::numeric % 4294967296 in (select xid from mine where xid is not null)),
+                         pg_snapshot_xmax(snap.s)::text::numeric)
+                  end
+             from snap)`;
+}
+
 export function createChangeRepository(database: Database) {
   return {
     /** Rows with an id above `after` (at most `limit`), in id order, with the bounds of the snapshot that saw them. */
     async readAfter(after: number, limit: number): Promise<FeedRead> {
       const rows = await database.query<ChangeRow & { xmin: string; xmax: string }>(
         `select s.xmin::text as xmin, s.xmax::text as xmax, c.*
-           from (select pg_snapshot_xmin(pg_current_snapshot()) as xmin,
-                        pg_snapshot_xmax(pg_current_snapshot()) as xmax) s
+           from (select ${xminOf(database)} as xmin, pg_snapshot_xmax(pg_current_snapshot()) as xmax) s
            left join lateral (
              select id, kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id, at
                from changes where id > $1 order by id limit $2
@@ -107,9 +130,7 @@ export function createChangeRepository(database: Database) {
 
     /** The oldest transaction still running (pg_snapshot_xmin of a new snapshot). */
     async xmin(): Promise<bigint> {
-      const rows = await database.query<{ xmin: string }>(
-        'select pg_snapshot_xmin(pg_current_snapshot())::text as xmin',
-      );
+      const rows = await database.query<{ xmin: string }>(`select ${xminOf(database)}::text as xmin`);
       return BigInt(rows[0]?.xmin ?? 0);
     },
 
