@@ -10,6 +10,7 @@ import { repoRoot } from './lib/server.ts';
 interface RuleRepo {
   /** Writes a rule in a unit of work of its own (the repository's `insert` inside `unitOfWork`). */
   create(actor: { userId: number; username: string }, fields: Record<string, unknown>): Promise<unknown>;
+  /** The sweep as services/alert-rules.ts runs it: `sweepNoSales` in a unit of work recording its changes. */
   sweepNoSales(now: Date): Promise<number>;
 }
 
@@ -22,7 +23,12 @@ async function serverRuleRepository(pool: pg.Pool): Promise<RuleRepo> {
   const repo = createRuleRepository(database);
   return {
     create: (actor, fields) => unitOfWork(database, (tx: unknown) => repo.insert(tx, actor, fields)),
-    sweepNoSales: (now) => repo.sweepNoSales(now),
+    sweepNoSales: (now) =>
+      unitOfWork(database, async (tx: { changed(c: unknown): Promise<void> }) => {
+        const swept = await repo.sweepNoSales(tx, now);
+        await tx.changed(swept.changes);
+        return swept.fired;
+      }),
   };
 }
 
@@ -46,9 +52,10 @@ const load = () =>
  * bench:no-sales — the leader's `no_sales` sweep (`sweepNoSales` of the server's rule repository, the code the sweep
  * runs) on the scale data set (SEED=large, PostgreSQL, a fresh copy of the template database), with `--rules N`
  * (default 5) enabled `no_sales` rules aimed at the demo agent's whole fleet:
- * - *hour turned*: each run at a new hour, so every terminal's baseline is refreshed (four primary-key lookups each)
- *   before the due rules are joined — the sweep's cost once an hour;
- * - *same hour*: runs repeated within the hour (nothing to refresh) — the sweep's cost every 10 s;
+ * - *hour turned, every terminal quiet*: each run at a new hour after the data set's last sale, so every terminal is a
+ *   candidate and its baseline is refreshed before the due rules are joined — the sweep's cost once an hour at night;
+ * - *same hour, every terminal quiet*: runs repeated within such an hour (nothing to refresh) — every 10 s at night;
+ * - *same hour, 30 s after the last sale*: most terminals sold within `for_s` — every 10 s by day;
  * next to a plain `count(*)` of the terminals with sales the same rules reach, in the same run. `--runs` (default 10),
  * `--scale` (default 1: 20,000 terminals). Pin it: `taskset -c 0 npm run bench:no-sales`.
  */
@@ -109,7 +116,13 @@ export async function benchNoSales(argv = process.argv.slice(2)) {
     await waitForQuiet(args.wait);
     const loadBefore = load();
 
-    const base = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
+    // The sweeps run after the data set's last sale (the template's clock, not today's): at hours where every
+    // terminal has been quiet for at least an hour (night: each one a candidate), and right after that last sale
+    // (day: most terminals sold within for_s).
+    const lastSale = (
+      await pool.query<{ at: Date }>('select max(last_at) as at from sales_terminals')
+    ).rows[0]!.at.getTime();
+    const base = Math.floor(lastSale / HOUR_MS) * HOUR_MS;
     const figures: Record<string, unknown> = {};
     const rows: Array<Record<string, string | number>> = [];
     const time = async (name: string, run: (k: number) => Promise<string>) => {
@@ -125,15 +138,21 @@ export async function benchNoSales(argv = process.argv.slice(2)) {
       figures[name] = { ...s, answer: note };
       rows.push({ measure: name, n: s.n, 'p50 ms': fmt(s.p50, 1), 'p95 ms': fmt(s.p95, 1), answer: note });
     };
-    // Hours in the past, a new one each run (warm-up included): every baseline is refreshed.
-    await time('sweep, hour turned (every baseline refreshed)', async (k) => {
-      const fired = await repo.sweepNoSales(new Date(base - (k + 2 + runs) * HOUR_MS + 60_000));
+    // A new hour each run (warm-up included), every terminal quiet for over an hour: every baseline is refreshed.
+    await time('sweep, hour turned, every terminal quiet (every baseline refreshed)', async (k) => {
+      const fired = await repo.sweepNoSales(new Date(base + (k + 2) * HOUR_MS + 60_000));
       return `${fired} alerts raised`;
     });
-    const steady = new Date(base + 30_000);
-    await repo.sweepNoSales(steady);
-    await time('sweep, same hour (nothing to refresh)', async (k) => {
-      const fired = await repo.sweepNoSales(new Date(steady.getTime() + (k + 1) * 10_000));
+    const night = new Date(base + (runs + 3) * HOUR_MS + 30_000);
+    await repo.sweepNoSales(night);
+    await time('sweep, same hour, every terminal quiet (nothing to refresh)', async (k) => {
+      const fired = await repo.sweepNoSales(new Date(night.getTime() + (k + 1) * 10_000));
+      return `${fired} alerts raised`;
+    });
+    const day = new Date(lastSale + 30_000);
+    await repo.sweepNoSales(day);
+    await time('sweep, same hour, 30 s after the last sale (most sold within for_s)', async (k) => {
+      const fired = await repo.sweepNoSales(new Date(day.getTime() + (k + 1) * 10_000));
       return `${fired} alerts raised`;
     });
     await time('count(*) of the terminals with sales the rules reach (SQL)', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { type AlertRules, createAlertRules } from '../services/alert-rules.ts';
+import { createMaintenanceService } from '../services/maintenance-windows.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,7 +19,8 @@ export const alertRulesPlugin = fp(
       'rules',
       createAlertRules({
         repo: app.repos.rules,
-        maintenance: app.repos.maintenance,
+        work: app.repos.work,
+        maintenance: createMaintenanceService(app.repos),
         log: app.log.child({ service: 'alert-rules' }),
       }),
     );

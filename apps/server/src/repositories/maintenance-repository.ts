@@ -11,7 +11,7 @@ import {
   visibleToSql,
   windowCoversSql,
 } from './rule-sql.ts';
-import { type Tx, unitOfWork } from './unit-of-work.ts';
+import type { Tx } from './unit-of-work.ts';
 
 export interface WindowRecord extends MaintenanceWindow {
   place: Place;
@@ -201,14 +201,11 @@ export function createMaintenanceRepository(database: Database) {
     /** Un-silences the active alerts of one window that no longer covers their terminal; answers their changes. */
     releaseWindow: (tx: Tx, now: Date, windowId: number) => release(tx, now, windowId),
 
-    /** The sweep: alerts still active when their window stops covering them are notified now. */
-    async release(now: Date): Promise<number> {
-      return unitOfWork(database, async (q) => {
-        const changes = await release(q, now, null);
-        await q.changed(changes);
-        return changes.length;
-      });
-    },
+    /**
+     * The sweep's part: un-silences the active alerts (of every window) that their window no longer covers, queueing
+     * their mails; answers the alert changes of their terminals.
+     */
+    release: (tx: Tx, now: Date) => release(tx, now, null),
   };
 }
 export type MaintenanceRepository = ReturnType<typeof createMaintenanceRepository>;

@@ -90,6 +90,12 @@ export interface Firing {
   at: Date;
 }
 
+/** What a terminal's sales did to its `no_sales` alerts: how many cleared, and its 'alert' change when some did. */
+export interface SalesWrites {
+  cleared: number;
+  changes: ChangeInput[];
+}
+
 /** What one evaluation writes: new states, then the alerts raised and cleared, in order. */
 export interface RuleWrites {
   states: Array<{ ruleId: number; state: RuleState; value: number | null }>;
@@ -420,133 +426,145 @@ export function createRuleRepository(database: Database) {
 
     /**
      * A terminal sold: its transactions are rolled up by local hour of its site, its last sale moves on, and its
-     * active `no_sales` alerts clear.
+     * active `no_sales` alerts clear. Answers how many cleared and the terminal's 'alert' change when some did.
      */
-    async recordSales(t: AlertPlace, ats: Date[], now: Date): Promise<number> {
-      if (!ats.length) return 0;
-      return unitOfWork(database, async (q) => {
-        await q(
-          `insert into sales_hours (terminal_id, local_hour, n)
-           select $1::int, date_trunc('hour', u.at at time zone s.timezone), count(*)
-             from unnest($3::timestamptz[]) as u(at), sites s
-            where s.id = $2
-            group by 2
-            order by 2
-           on conflict (terminal_id, local_hour) do update set n = sales_hours.n + excluded.n`,
-          [t.id, t.siteId, ats],
-        );
-        const last = new Date(Math.max(...ats.map((a) => a.getTime())));
-        await q(
-          `insert into sales_terminals (terminal_id, last_at) values ($1, $2)
-           on conflict (terminal_id) do update
-             set last_at = greatest(coalesce(sales_terminals.last_at, '-infinity'::timestamptz), excluded.last_at)`,
-          [t.id, last],
-        );
-        const cleared = await q(
-          `with c as (
-             update alerts a set state = 'cleared', cleared_at = $2
-              where a.terminal_id = $1 and a.state = 'active' and a.event_type = ${RULE_EVENT_TYPE}
-                and a.rule_id in (select id from alert_rules where signal = 'no_sales')
-             returning a.rule_id
-           ), s as (
-             update rule_states s set firing = false from c where s.terminal_id = $1 and s.rule_id = c.rule_id
-           )
-           select rule_id from c`,
-          [t.id, now],
-        );
-        if (cleared.length) await q.changed(alertChange(t));
-        return cleared.length;
-      });
+    async recordSales(tx: Tx, t: AlertPlace, ats: Date[], now: Date): Promise<SalesWrites> {
+      if (!ats.length) return { cleared: 0, changes: [] };
+      await tx(
+        `insert into sales_hours (terminal_id, local_hour, n)
+         select $1::int, date_trunc('hour', u.at at time zone s.timezone), count(*)
+           from unnest($3::timestamptz[]) as u(at), sites s
+          where s.id = $2
+          group by 2
+          order by 2
+         on conflict (terminal_id, local_hour) do update set n = sales_hours.n + excluded.n`,
+        [t.id, t.siteId, ats],
+      );
+      const last = new Date(Math.max(...ats.map((a) => a.getTime())));
+      await tx(
+        `insert into sales_terminals (terminal_id, last_at) values ($1, $2)
+         on conflict (terminal_id) do update
+           set last_at = greatest(coalesce(sales_terminals.last_at, '-infinity'::timestamptz), excluded.last_at)`,
+        [t.id, last],
+      );
+      const cleared = await tx(
+        `with c as (
+           update alerts a set state = 'cleared', cleared_at = $2
+            where a.terminal_id = $1 and a.state = 'active' and a.event_type = ${RULE_EVENT_TYPE}
+              and a.rule_id in (select id from alert_rules where signal = 'no_sales')
+           returning a.rule_id
+         ), s as (
+           update rule_states s set firing = false from c where s.terminal_id = $1 and s.rule_id = c.rule_id
+         )
+         select rule_id from c`,
+        [t.id, now],
+      );
+      return { cleared: cleared.length, changes: cleared.length ? [alertChange(t)] : [] };
     },
 
     /**
-     * The `no_sales` sweep: refreshes the baseline of every terminal whose local hour has turned (the same hour of
-     * the four previous weeks, averaged), then fires the enabled `no_sales` rules for the terminals they reach that
-     * usually sell at this hour and have not sold for `for_s`. Answers how many fired.
+     * The `no_sales` sweep, one statement after the rules are read: the terminals that have not sold for the
+     * shortest `for_s` of the enabled `no_sales` rules are the candidates; their baseline for the current local hour
+     * (the same hour of the four previous weeks, averaged) is refreshed when that hour has turned; those whose
+     * baseline reaches the lowest threshold are joined with the rules that reach them, usually sell that much and
+     * whose `for_s` has passed; these fire. Answers how many fired and the terminals' 'alert' changes.
      */
-    async sweepNoSales(now: Date): Promise<number> {
-      const any = await database.query(
-        `select 1 from alert_rules where enabled and deleted_at is null and signal = 'no_sales' limit 1`,
+    async sweepNoSales(tx: Tx, now: Date): Promise<{ fired: number; changes: ChangeInput[] }> {
+      const rules = await tx<{ id: number; for_s: number; threshold: number }>(
+        `select id, for_s, threshold from alert_rules where enabled and deleted_at is null and signal = 'no_sales'`,
       );
-      if (!any.length) return 0;
-      await database.query(
-        `with cur as (
-           select st.terminal_id, date_trunc('hour', $1::timestamptz at time zone s.timezone) as hour
-             from sales_terminals st join terminals t on t.id = st.terminal_id join sites s on s.id = t.site_id
-            where t.decommissioned_at is null
-         ), fresh as (
-           select cur.terminal_id, cur.hour,
-                  (select coalesce(sum(h.n), 0) / 4.0 from sales_hours h
-                    where h.terminal_id = cur.terminal_id
-                      and h.local_hour in (cur.hour - interval '7 days', cur.hour - interval '14 days',
-                                           cur.hour - interval '21 days', cur.hour - interval '28 days')) as baseline
-             from cur join sales_terminals st on st.terminal_id = cur.terminal_id
-            where st.baseline_hour is distinct from cur.hour
-         )
-         update sales_terminals st set baseline_hour = fresh.hour, baseline = fresh.baseline
-           from fresh where st.terminal_id = fresh.terminal_id`,
-        [now],
-      );
-      return unitOfWork(database, async (q) => {
-        const due = await q<
-          DbRule & {
-            terminal_id: number;
-            t_site_id: number;
-            t_company_id: number;
-            t_agent_id: number;
-            last_sale: Date | string | null;
-            baseline: number;
-          }
-        >(
-          `select ${COLS}, t.id as terminal_id, t.site_id as t_site_id, t.company_id as t_company_id,
-                  t.agent_id as t_agent_id, st.last_at as last_sale, st.baseline
-             from alert_rules r
-             join terminals t on ${targetReachesSql('r', 't')}
-             join sites s on s.id = t.site_id
-             join sales_terminals st on st.terminal_id = t.id
-             left join rule_states rs on rs.rule_id = r.id and rs.terminal_id = t.id
-            where r.enabled and r.deleted_at is null and r.signal = 'no_sales'
-              and st.baseline_hour = date_trunc('hour', $1::timestamptz at time zone s.timezone)
-              and st.baseline >= r.threshold
-              and coalesce(st.last_at, '-infinity'::timestamptz) <= $1::timestamptz - make_interval(secs => r.for_s)
-              and not coalesce(rs.firing, false)
-            order by t.id, r.id
-            limit 5000`,
-          [now],
-        );
-        if (!due.length) return 0;
-        await q(
-          `insert into rule_states (terminal_id, rule_id, firing, last_at)
-           select u.t, u.r, true, $3 from unnest($1::int[], $2::int[]) as u(t, r)
-           on conflict (terminal_id, rule_id) do update set firing = true, last_at = excluded.last_at`,
-          [due.map((d) => d.terminal_id), due.map((d) => d.id), now],
-        );
-        let fired = 0;
-        const changes: ChangeInput[] = [];
-        for (const d of due) {
-          const rule = toRule(d);
-          const since = d.last_sale === null ? null : ms(d.last_sale)!;
-          const minutes = since === null ? rule.for_s / 60 : (now.getTime() - since) / 60_000;
-          const place = {
-            id: d.terminal_id,
-            siteId: d.t_site_id,
-            companyId: d.t_company_id,
-            agentId: d.t_agent_id,
-          };
-          const n = await raise(q, place, [
-            {
-              ruleId: rule.id,
-              severity: rule.severity,
-              text: noSalesAlertText(rule.name, minutes, Number(d.baseline)),
-              at: now,
-            },
-          ]);
-          fired += n;
-          if (n) changes.push(alertChange(place));
+      if (!rules.length) return { fired: 0, changes: [] };
+      // Planned as a baseline look-up per terminal, the statement's cost passes jit_above_cost, and compiling it
+      // takes longer than running it (about a second on 20,000 terminals: bench:no-sales).
+      await tx('set local jit = off');
+      const due = await tx<
+        DbRule & {
+          terminal_id: number;
+          t_site_id: number;
+          t_company_id: number;
+          t_agent_id: number;
+          last_sale: Date | string | null;
+          baseline: number;
         }
-        await q.changed(changes);
-        return fired;
-      });
+      >(
+        `with zones as (
+           -- The local hour once per time zone, not once per terminal.
+           select z.tz, date_trunc('hour', $1::timestamptz at time zone z.tz) as hour
+             from (select distinct timezone as tz from sites) z
+         ), quiet as (
+           select st.terminal_id, st.last_at, st.baseline_hour, st.baseline, zones.hour, t.site_id, t.company_id,
+                  t.agent_id, t.tags, t.decommissioned_at
+             from sales_terminals st
+             join terminals t on t.id = st.terminal_id
+             join sites s on s.id = t.site_id
+             join zones on zones.tz = s.timezone
+            where t.decommissioned_at is null
+              and coalesce(st.last_at, '-infinity'::timestamptz) <= $1::timestamptz - make_interval(secs => $2::int)
+         ), fresh as (
+           update sales_terminals st
+              set baseline_hour = q.hour,
+                  baseline = (select coalesce(sum(h.n), 0) / 4.0 from sales_hours h
+                               where h.terminal_id = q.terminal_id
+                                 and h.local_hour in (q.hour - interval '7 days', q.hour - interval '14 days',
+                                                      q.hour - interval '21 days', q.hour - interval '28 days'))
+             from (select * from quiet where baseline_hour is distinct from hour) q
+            where st.terminal_id = q.terminal_id
+           returning st.terminal_id, st.baseline
+         ), c as materialized (
+           -- Kept apart so the baseline filter runs before the rules' targets are matched.
+           select q.terminal_id as id, q.site_id, q.company_id, q.agent_id, q.tags, q.decommissioned_at, q.last_at,
+                  coalesce(f.baseline, q.baseline) as baseline
+             from quiet q left join fresh f on f.terminal_id = q.terminal_id
+            where coalesce(f.baseline, q.baseline) >= $3::float8
+         )
+         select ${COLS}, c.id as terminal_id, c.site_id as t_site_id, c.company_id as t_company_id,
+                c.agent_id as t_agent_id, c.last_at as last_sale, c.baseline
+           from c
+           join alert_rules r on r.id = any($4::int[]) and ${targetReachesSql('r', 'c')}
+           left join rule_states rs on rs.rule_id = r.id and rs.terminal_id = c.id
+          where c.baseline >= r.threshold
+            and coalesce(c.last_at, '-infinity'::timestamptz) <= $1::timestamptz - make_interval(secs => r.for_s)
+            and not coalesce(rs.firing, false)
+          order by c.id, r.id
+          limit 5000`,
+        [
+          now,
+          Math.min(...rules.map((r) => num(r.for_s))),
+          Math.min(...rules.map((r) => Number(r.threshold))),
+          rules.map((r) => num(r.id)),
+        ],
+      );
+      if (!due.length) return { fired: 0, changes: [] };
+      await tx(
+        `insert into rule_states (terminal_id, rule_id, firing, last_at)
+         select u.t, u.r, true, $3 from unnest($1::int[], $2::int[]) as u(t, r)
+         on conflict (terminal_id, rule_id) do update set firing = true, last_at = excluded.last_at`,
+        [due.map((d) => d.terminal_id), due.map((d) => d.id), now],
+      );
+      let fired = 0;
+      const changes: ChangeInput[] = [];
+      for (const d of due) {
+        const rule = toRule(d);
+        const since = d.last_sale === null ? null : ms(d.last_sale)!;
+        const minutes = since === null ? rule.for_s / 60 : (now.getTime() - since) / 60_000;
+        const place = {
+          id: d.terminal_id,
+          siteId: d.t_site_id,
+          companyId: d.t_company_id,
+          agentId: d.t_agent_id,
+        };
+        const n = await raise(tx, place, [
+          {
+            ruleId: rule.id,
+            severity: rule.severity,
+            text: noSalesAlertText(rule.name, minutes, Number(d.baseline)),
+            at: now,
+          },
+        ]);
+        fired += n;
+        if (n) changes.push(alertChange(place));
+      }
+      return { fired, changes };
     },
   };
 }

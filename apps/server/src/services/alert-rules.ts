@@ -2,17 +2,21 @@ import { type RuleState, ruleAlertText, stepRule } from '@forecourt/contract/ale
 import type { DeviceTransaction, TelemetryPoint } from '@forecourt/contract/device';
 import { TELEMETRY_SIGNALS, type TelemetrySignal } from '@forecourt/contract/telemetry-history';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MaintenanceRepository } from '../repositories/maintenance-repository.ts';
+import type { Repositories } from '../repositories/index.ts';
 import type {
   AlertPlace,
   RuleRepository,
   RuleWithState,
   RuleWrites,
 } from '../repositories/rule-repository.ts';
+import type { MaintenanceService } from './maintenance-windows.ts';
 
 export interface AlertRulesOptions {
   repo: RuleRepository;
-  maintenance: MaintenanceRepository;
+  /** Units of work: the sales roll-up and the `no_sales` sweep write through them. */
+  work: Repositories['work'];
+  /** Releases the alerts of ended maintenance windows (services/maintenance-windows.ts). */
+  maintenance: Pick<MaintenanceService, 'release'>;
   log: FastifyBaseLogger;
   /** How often the leader sweeps (ms): `for_s` conditions, `no_sales`, ended maintenance windows. */
   sweepMs?: number;
@@ -63,7 +67,7 @@ export function decideRules(rules: RuleWithState[], readings: Map<TelemetrySigna
  * maintenance window has ended). Rule state lives in PostgreSQL, locked per rule and terminal while it changes.
  */
 export function createAlertRules(opts: AlertRulesOptions) {
-  const { repo, log } = opts;
+  const { repo, work, log } = opts;
   /** The signals of the enabled telemetry rules: dropped on every fleet change (a rule written on any node). */
   let signals: Promise<Set<string>> | null = null;
   /**
@@ -145,11 +149,12 @@ export function createAlertRules(opts: AlertRulesOptions) {
     /** Rolls up a terminal's freshly stored transactions; a sale clears its `no_sales` alerts. Never throws. */
     async transactions(t: AlertPlace, txs: readonly DeviceTransaction[], now: Date): Promise<void> {
       try {
-        await repo.recordSales(
-          t,
-          txs.map((x) => new Date(x.at)),
-          now,
-        );
+        if (!txs.length) return;
+        const ats = txs.map((x) => new Date(x.at));
+        await work.run(async (tx) => {
+          const { changes } = await repo.recordSales(tx, t, ats, now);
+          await tx.changed(changes);
+        });
       } catch (err) {
         log.warn({ err, terminal: t.id }, 'sales not rolled up for these transactions');
       }
@@ -160,7 +165,11 @@ export function createAlertRules(opts: AlertRulesOptions) {
       while (sweeping) await sweeping.catch(() => {});
       const run = (async () => {
         const fired = await repo.fireDue(now);
-        const noSales = await repo.sweepNoSales(now);
+        const noSales = await work.run(async (tx) => {
+          const swept = await repo.sweepNoSales(tx, now);
+          await tx.changed(swept.changes);
+          return swept.fired;
+        });
         const released = await opts.maintenance.release(now);
         return { fired, noSales, released };
       })();

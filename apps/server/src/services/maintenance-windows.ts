@@ -9,7 +9,8 @@ const record = placeWrites<WindowRecord>('maintenance_window', publicWindow);
 /**
  * Writing maintenance windows (docs/rules-and-maintenance.md): each write is one unit of work with its audit entry
  * (under the agent of the window's place) and a 'fleet' change of its place. A changed or ended window releases at
- * once the alerts it no longer covers (their mails are queued then).
+ * once the alerts it no longer covers (their mails are queued then); the leader's sweep releases those of windows
+ * that ended by themselves (`release`).
  */
 export function createMaintenanceService(repos: Pick<Repositories, 'maintenance' | 'work'>) {
   const { maintenance, work } = repos;
@@ -48,5 +49,18 @@ export function createMaintenanceService(repos: Pick<Repositories, 'maintenance'
         });
       });
     },
+
+    /**
+     * The sweep: the alerts still active once their window stops covering them are notified now (one unit of work
+     * with their 'alert' changes). Answers how many terminals had alerts released.
+     */
+    release(now: Date): Promise<number> {
+      return work.run(async (tx) => {
+        const changes = await maintenance.release(tx, now);
+        await tx.changed(changes);
+        return changes.length;
+      });
+    },
   };
 }
+export type MaintenanceService = ReturnType<typeof createMaintenanceService>;
