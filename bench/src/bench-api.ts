@@ -1,8 +1,15 @@
 import { largeDataset, startOn } from './lib/dataset.ts';
-import { agentDashboardPaths, authHeader, cannon, json, type LoadResult, signedInAgent } from './lib/load.ts';
+import {
+  agentDashboardPaths,
+  authHeader,
+  cannon,
+  DASHBOARD_POLL_S,
+  json,
+  type LoadResult,
+  signedInAgent,
+} from './lib/load.ts';
 import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
 
-const POLL_S = 12.5;
 const P99_BUDGET_MS = 100;
 
 interface Step {
@@ -117,7 +124,7 @@ export async function benchApi(argv = process.argv.slice(2)) {
     // Ramp: N operators = N × endpoints ÷ 12.5 s requests per second, latency corrected for coordinated omission.
     const steps: Step[] = [];
     const tryOperators = async (operators: number): Promise<Step> => {
-      const targetRps = (operators * paths.length) / POLL_S;
+      const targetRps = (operators * paths.length) / DASHBOARD_POLL_S;
       const connections = Math.max(20, Math.min(2000, Math.ceil(targetRps / 15)));
       const r = await dashboard({ connections, overallRate: Math.ceil(targetRps), duration: stepSeconds });
       const step: Step = {
@@ -167,7 +174,7 @@ export async function benchApi(argv = process.argv.slice(2)) {
       else bad = mid;
     }
     console.log(
-      `\nmost operators held (p99 < ${P99_BUDGET_MS} ms, polling ${paths.length} endpoints every ${POLL_S} s): ${fmt(good)} on ${args.db}; dashboard ÷ hello world = ${fmt(ratio, 3)}`,
+      `\nmost operators held (p99 < ${P99_BUDGET_MS} ms, polling ${paths.length} endpoints every ${DASHBOARD_POLL_S} s): ${fmt(good)} on ${args.db}; dashboard ÷ hello world = ${fmt(ratio, 3)}`,
     );
     const figures = {
       db: args.db,
@@ -175,7 +182,7 @@ export async function benchApi(argv = process.argv.slice(2)) {
       endpoints: paths,
       responseBytes: sizes,
       answerMs,
-      pollSeconds: POLL_S,
+      pollSeconds: DASHBOARD_POLL_S,
       hello,
       dashboard: saturated,
       ratioDashboardVsHello: ratio,

@@ -1,11 +1,11 @@
 import { execSync } from 'node:child_process';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { TELEMETRY_SIGNALS } from '@forecourt/contract/telemetry-history';
 import pg from 'pg';
-import { demoDataset } from './lib/dataset.ts';
-import { agentTerminals, cannon, provisionDevices, signedInAgent } from './lib/load.ts';
+import { demoDataset, startOn } from './lib/dataset.ts';
+import { agentTerminals, postTelemetry, provisionDevices, signedInAgent } from './lib/load.ts';
 import { fmt, parseArgs, runIfMain, table, waitForQuiet, writeResult } from './lib/report.ts';
-import { startServer } from './lib/server.ts';
 
 const loadAverage = () =>
   execSync('uptime')
@@ -70,14 +70,6 @@ async function rawInsert(
   return { pointsPerSecond: (statements * batch) / ((performance.now() - t0) / 1000), statements };
 }
 
-const RULE_SIGNALS = [
-  'battery_life',
-  'flash_left',
-  'temperature_main_board',
-  'temperature_inside_cabinet',
-  'humidity_inside_cabinet',
-] as const;
-
 /**
  * `count` enabled telemetry rules aiming at the whole fleet of the agent (every terminal), spread over the five
  * signals, with thresholds the benchmark's points never meet: each reading is evaluated against every rule of its
@@ -91,7 +83,7 @@ async function createRules(baseUrl: string, token: string, agentId: number, coun
       body: JSON.stringify({
         name: `Bench rule ${i + 1}`,
         target: { scope: { kind: 'agent', id: agentId }, tags: [] },
-        signal: RULE_SIGNALS[i % RULE_SIGNALS.length],
+        signal: TELEMETRY_SIGNALS[i % TELEMETRY_SIGNALS.length],
         op: '<',
         threshold: -1 - i,
         for_s: i % 2 ? 0 : 300,
@@ -123,13 +115,7 @@ export async function benchIngest(argv = process.argv.slice(2)) {
   );
   const target = await demoDataset(args.db, 'ingest');
   try {
-    const server = await startServer({
-      dataDir: target.dataDir,
-      databaseUrl: target.databaseUrl,
-      seed: 'demo',
-      readyTimeoutMs: 600_000,
-      cpus: serverCpus,
-    });
+    const server = await startOn(target, 'demo', { cpus: serverCpus });
     const terminals: Terminal[] = [];
     const api: Array<{
       batch: number;
@@ -160,20 +146,7 @@ export async function benchIngest(argv = process.argv.slice(2)) {
         const body = JSON.stringify(
           batch === 1 ? point(0) : Array.from({ length: batch }, (_, i) => point(i)),
         );
-        let next = 0;
-        const run = (duration: number) =>
-          cannon({
-            url: `${server.url}/api/device/v1/telemetry`,
-            method: 'POST',
-            connections: deviceTokens.length,
-            duration,
-            body,
-            headers: { 'content-type': 'application/json' },
-            setupClient: (client) => {
-              const tok = deviceTokens[next++ % deviceTokens.length];
-              client.setHeaders({ 'content-type': 'application/json', authorization: `Device ${tok}` });
-            },
-          });
+        const run = (duration: number) => postTelemetry(server.url, deviceTokens, body, duration);
         const warm = await run(2);
         const r = await run(args.duration);
         const accepted = r.statuses['202'] ?? 0;

@@ -68,16 +68,10 @@ async function storeSession(port: number, origin: string, session: Session) {
 }
 
 /** One Lighthouse run; a run the browser spoils (no trace, lost connection) is tried again, twice at most. */
-async function runOnce(
-  target: string,
-  preset: Preset,
-  ports: [number, number],
-  origin: string,
-  session: Session | null,
-): Promise<Result> {
+async function runOnce(...run: Parameters<typeof runInFreshProfile>): Promise<Result> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runInFreshProfile(target, preset, ports, origin, session);
+      return await runInFreshProfile(...run);
     } catch (err) {
       if (attempt >= 3) throw err;
       console.log(`  (run failed, again: ${String(err).split('\n')[0].slice(0, 160)})`);

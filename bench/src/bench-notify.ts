@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { loadavg } from 'node:os';
-import { demoDataset } from './lib/dataset.ts';
-import { agentTerminals, cannon, provisionDevices, signedInAgent } from './lib/load.ts';
+import { demoDataset, startOn } from './lib/dataset.ts';
+import { agentTerminals, cannon, postTelemetry, provisionDevices, signedInAgent } from './lib/load.ts';
 import { fmt, parseArgs, runIfMain, table, writeResult } from './lib/report.ts';
-import { repoRoot, startServer } from './lib/server.ts';
+import { repoRoot } from './lib/server.ts';
 
 const load = () =>
   loadavg()
@@ -62,11 +62,7 @@ export async function benchNotify(argv = process.argv.slice(2)) {
   const target = await demoDataset(args.db, 'notify');
   const hook = await receiver();
   try {
-    const server = await startServer({
-      dataDir: target.dataDir,
-      databaseUrl: target.databaseUrl,
-      seed: 'demo',
-      readyTimeoutMs: 600_000,
+    const server = await startOn(target, 'demo', {
       cpus: serverCpu,
       env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', DELIVERY_RETRY_DELAYS: '1,1,1,1,1' },
     });
@@ -92,21 +88,7 @@ export async function benchNotify(argv = process.argv.slice(2)) {
         Array.from({ length: 100 }, (_, i) => ({ battery_life: 40 + (i % 60), flash_left: 50 })),
       );
       const ingest = async (label: string) => {
-        let next = 0;
-        const t = await cannon({
-          url: `${server.url}/api/device/v1/telemetry`,
-          method: 'POST',
-          connections: devices.length,
-          duration: args.duration,
-          body: telemetry,
-          headers: { 'content-type': 'application/json' },
-          setupClient: (client) => {
-            client.setHeaders({
-              'content-type': 'application/json',
-              authorization: `Device ${devices[next++ % devices.length]}`,
-            });
-          },
-        });
+        const t = await postTelemetry(server.url, devices, telemetry, args.duration);
         let n = 0;
         const e = await cannon({
           url: `${server.url}/api/device/v1/events`,

@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { demoDataset } from './lib/dataset.ts';
-import { agentDashboardPaths, authHeader, signedInAgent } from './lib/load.ts';
+import { agentDashboardPaths, authHeader, DASHBOARD_POLL_S, signedInAgent } from './lib/load.ts';
 import { fmt, parseArgs, runIfMain, table, writeResult } from './lib/report.ts';
 import { repoRoot, startServer } from './lib/server.ts';
 
-const POLL_S = 12.5;
 /** The demo simulator's telemetry rate (readings per second per terminal), see apps/simulator/src/options.ts. */
 const DEMO_RATE = 1 / 20;
 /** Verdict thresholds: RSS may grow less than this share from the first window to the last ... */
@@ -53,7 +52,7 @@ export async function benchSoak(argv = process.argv.slice(2)) {
   const serverCpu = cores >= 2 ? '0' : undefined;
   const loadCpu = cores >= 2 ? '1' : undefined;
   console.log(
-    `\n== bench:soak on ${args.db}: ${minutes} min in ${windowMin}-min windows, simulator at ${factor}x, ${operators} operators polling every ${POLL_S} s; server on cpu ${serverCpu ?? 'any'}, load on cpu ${loadCpu ?? 'any'} ==`,
+    `\n== bench:soak on ${args.db}: ${minutes} min in ${windowMin}-min windows, simulator at ${factor}x, ${operators} operators polling every ${DASHBOARD_POLL_S} s; server on cpu ${serverCpu ?? 'any'}, load on cpu ${loadCpu ?? 'any'} ==`,
   );
   // The load (this process: operators) on the other core; the simulator is started there too.
   if (loadCpu) spawnSync('taskset', ['-a', '-p', '-c', loadCpu, String(process.pid)], { stdio: 'ignore' });
@@ -133,14 +132,14 @@ export async function benchSoak(argv = process.argv.slice(2)) {
       }
     };
     for (let o = 0; o < operators; o++) {
-      const offset = (o / operators) * POLL_S * 1000;
+      const offset = (o / operators) * DASHBOARD_POLL_S * 1000;
       timers.push(
         setTimeout(() => {
           const tick = () => {
             for (const p of paths) void poll(p);
           };
           tick();
-          timers.push(setInterval(tick, POLL_S * 1000));
+          timers.push(setInterval(tick, DASHBOARD_POLL_S * 1000));
         }, offset),
       );
     }

@@ -4,10 +4,17 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@forecourt/test-support/ports';
 import pg from 'pg';
-import { demoDataset } from './lib/dataset.ts';
-import { agentTerminals, cannon, type LoadResult, provisionDevices, signedInAgent } from './lib/load.ts';
+import { demoDataset, startOn } from './lib/dataset.ts';
+import {
+  agentTerminals,
+  cannon,
+  type LoadResult,
+  postTelemetry,
+  provisionDevices,
+  signedInAgent,
+} from './lib/load.ts';
 import { fmt, isMain, parseArgs, table, writeResult } from './lib/report.ts';
-import { repoRoot, startServer } from './lib/server.ts';
+import { repoRoot } from './lib/server.ts';
 
 /** A hello-world route on Fastify and on bare node:http, pinned like the server: the ceiling of one core. */
 const HELLO = `
@@ -111,11 +118,7 @@ export async function benchWrites(argv = process.argv.slice(2)) {
   const loadBefore = load();
   let perCommit: { writes: number; commits: number } | null = null;
   try {
-    const server = await startServer({
-      dataDir: target.dataDir,
-      databaseUrl: target.databaseUrl,
-      seed: 'demo',
-      readyTimeoutMs: 600_000,
+    const server = await startOn(target, 'demo', {
       cpus: serverCpu,
       compiled,
       // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops (where the time of a write goes).
@@ -138,20 +141,7 @@ export async function benchWrites(argv = process.argv.slice(2)) {
         temperature_inside_cabinet: 23,
         humidity_inside_cabinet: 51,
       });
-      let next = 0;
-      const run = (duration: number) =>
-        cannon({
-          url: `${server.url}/api/device/v1/telemetry`,
-          method: 'POST',
-          connections: tokens.length,
-          duration,
-          body,
-          headers: { 'content-type': 'application/json' },
-          setupClient: (client) => {
-            const tok = tokens[next++ % tokens.length];
-            client.setHeaders({ 'content-type': 'application/json', authorization: `Device ${tok}` });
-          },
-        });
+      const run = (duration: number) => postTelemetry(server.url, tokens, body, duration);
       await run(3);
       const before = target.databaseUrl ? await commitsOf(target.databaseUrl) : null;
       const writes = await withCpu(server.pid, () => run(args.duration));

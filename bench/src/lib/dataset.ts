@@ -7,7 +7,7 @@ import {
   postgresReachable,
   renameDatabase,
 } from './postgres.ts';
-import { repoRoot, type ServerHandle, startServer } from './server.ts';
+import { repoRoot, type ServerHandle, type ServerOptions, startServer } from './server.ts';
 
 /** Where built scale data sets are kept between runs (gitignored). */
 export const cacheDir = path.join(repoRoot, 'bench', '.cache');
@@ -100,12 +100,18 @@ export async function demoDataset(db: 'pglite' | 'postgres', name: string): Prom
   };
 }
 
-export async function startOn(target: Target, seed: 'demo' | 'large' = 'demo'): Promise<ServerHandle> {
+/** Starts the server on a data set (waiting up to ten minutes for a first seed), with `more` options. */
+export async function startOn(
+  target: Target,
+  seed: 'demo' | 'large' = 'demo',
+  more: Omit<ServerOptions, 'dataDir' | 'databaseUrl' | 'seed'> = {},
+): Promise<ServerHandle> {
   return startServer({
     dataDir: target.dataDir,
     databaseUrl: target.databaseUrl,
     seed,
     readyTimeoutMs: 600_000,
+    ...more,
   });
 }
 

@@ -1,3 +1,4 @@
+import { POLLING_DELAY_MS } from '@forecourt/contract/rules';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -125,6 +126,34 @@ export async function provisionDevices(
   console.log(`provisioned ${tokens.length} device tokens through the API`);
   return tokens;
 }
+
+/**
+ * Devices posting `body` to the device API's telemetry for `duration` seconds: one connection per device token, each
+ * signed with its own token.
+ */
+export function postTelemetry(
+  baseUrl: string,
+  deviceTokens: readonly string[],
+  body: string,
+  duration: number,
+): Promise<LoadResult> {
+  let next = 0;
+  return cannon({
+    url: `${baseUrl}/api/device/v1/telemetry`,
+    method: 'POST',
+    connections: deviceTokens.length,
+    duration,
+    body,
+    headers: { 'content-type': 'application/json' },
+    setupClient: (client) => {
+      const tok = deviceTokens[next++ % deviceTokens.length];
+      client.setHeaders({ 'content-type': 'application/json', authorization: `Device ${tok}` });
+    },
+  });
+}
+
+/** How often the console's dashboards poll, in seconds (the contract's POLLING_DELAY_MS). */
+export const DASHBOARD_POLL_S = POLLING_DELAY_MS / 1000;
 
 /** The hardware event types (docs/event-types.md): the hardware issues widget's filter. */
 const HARDWARE = [1, 2, 12, 13, 14, 15];

@@ -1,9 +1,11 @@
 import type { ContactPoint, ContactPointKind, OwnerKind } from '@forecourt/contract/notifications';
 import type { Database } from '../db/client.ts';
 import type { contactPoints } from '../db/schema/notifications.ts';
+import { listManaged, type ManagedTable, managedById, managedBySql } from './managed-sql.ts';
 import { iso, num } from './read-scope.ts';
 import type { Row } from './rows.ts';
 import type { Place, Visibility } from './rule-repository.ts';
+import { placeParams } from './rule-sql.ts';
 import type { Tx } from './unit-of-work.ts';
 
 /** A contact point as stored: its public shape, where its owner sits, and its secret (never answered). */
@@ -41,8 +43,13 @@ type DbContactPoint = Row<
   | 'created_at'
 >;
 
-const COLS = `c.id, c.name, c.kind, c.addresses, c.url, c.secret, c.owner_kind, c.owner_id, c.agent_id, c.company_id,
-              c.site_id, c.created_by, c.created_at`;
+const TABLE: ManagedTable = {
+  table: 'contact_points',
+  x: 'c',
+  cols: `c.id, c.name, c.kind, c.addresses, c.url, c.secret, c.owner_kind, c.owner_id, c.agent_id, c.company_id,
+              c.site_id, c.created_by, c.created_at`,
+};
+const COLS = TABLE.cols;
 
 function toRecord(r: DbContactPoint): ContactPointRecord {
   return {
@@ -60,39 +67,27 @@ function toRecord(r: DbContactPoint): ContactPointRecord {
   };
 }
 
-/**
- * Managed by what the caller holds: an agent its agent's contact points, a company user those of its companies and
- * their sites. Parameters: agent id (or null) and company ids.
- */
-export const managedBySql = (x: string, agent: string, companies: string) =>
-  `(${x}.agent_id = ${agent} or ${x}.company_id = any(${companies}::int[]))`;
+/** A contact point's fields as SQL parameters, in the order of its columns from `name` to `site_id` (not `kind`). */
+const fieldParams = (f: ContactPointFields) => [
+  f.name,
+  f.addresses,
+  f.url,
+  f.secret,
+  f.ownerKind,
+  f.ownerId,
+  ...placeParams(f.place),
+];
 
 /** Contact points (docs/integrations.md): one table's SQL; writes take the unit of work's `tx`. */
 export function createContactPointRepository(database: Database) {
   return {
     async list(v: Visibility, page: { limit: number; before?: string }): Promise<ContactPointRecord[]> {
-      const params: unknown[] = [v.agentId, v.companyIds, page.limit];
-      let cursor = '';
-      if (page.before) {
-        params.push(page.before);
-        cursor = 'and c.id < $4::int';
-      }
-      const rows = await database.query<DbContactPoint>(
-        `select ${COLS} from contact_points c
-          where ${managedBySql('c', '$1', '$2')} ${cursor}
-          order by c.id desc limit $3`,
-        params,
-      );
-      return rows.map(toRecord);
+      return (await listManaged<DbContactPoint>(database, TABLE, v, page)).map(toRecord);
     },
 
     /** A contact point and whether `v` manages it; null when there is none. */
     async byId(id: number, v: Visibility): Promise<{ point: ContactPointRecord; visible: boolean } | null> {
-      const rows = await database.query<DbContactPoint & { visible: boolean }>(
-        `select ${COLS}, ${managedBySql('c', '$2', '$3')} as visible from contact_points c where c.id = $1`,
-        [id, v.agentId, v.companyIds],
-      );
-      const r = rows[0];
+      const r = await managedById<DbContactPoint>(database, TABLE, id, v);
       return r ? { point: toRecord(r), visible: r.visible } : null;
     },
 
@@ -118,24 +113,11 @@ export function createContactPointRepository(database: Database) {
 
     async insert(tx: Tx, actor: { userId: number; username: string }, f: ContactPointFields) {
       const rows = await tx<DbContactPoint>(
-        `insert into contact_points as c (name, kind, addresses, url, secret, owner_kind, owner_id, agent_id,
+        `insert into contact_points as c (kind, name, addresses, url, secret, owner_kind, owner_id, agent_id,
                                           company_id, site_id, created_by, created_by_id)
          values ($1, $2, $3::text[], $4, $5, $6, $7, $8, $9, $10, $11, $12)
          returning ${COLS}`,
-        [
-          f.name,
-          f.kind,
-          f.addresses,
-          f.url,
-          f.secret,
-          f.ownerKind,
-          f.ownerId,
-          f.place.agentId,
-          f.place.companyId,
-          f.place.siteId,
-          actor.username,
-          actor.userId,
-        ],
+        [f.kind, ...fieldParams(f), actor.username, actor.userId],
       );
       return toRecord(rows[0]!);
     },
@@ -146,18 +128,7 @@ export function createContactPointRepository(database: Database) {
                 owner_id = $7, agent_id = $8, company_id = $9, site_id = $10
           where c.id = $1
           returning ${COLS}`,
-        [
-          id,
-          f.name,
-          f.addresses,
-          f.url,
-          f.secret,
-          f.ownerKind,
-          f.ownerId,
-          f.place.agentId,
-          f.place.companyId,
-          f.place.siteId,
-        ],
+        [id, ...fieldParams(f)],
       );
       return toRecord(rows[0]!);
     },

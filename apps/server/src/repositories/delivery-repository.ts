@@ -1,7 +1,7 @@
 import type { Delivery, DeliveryEvent, DeliveryStatus } from '@forecourt/contract/notifications';
 import type { Database } from '../db/client.ts';
 import type { notificationDeliveries } from '../db/schema/notifications.ts';
-import { managedBySql } from './contact-point-repository.ts';
+import { managedBySql } from './managed-sql.ts';
 import { iso, nullableNum, num } from './read-scope.ts';
 import type { Row } from './rows.ts';
 import type { Visibility } from './rule-repository.ts';

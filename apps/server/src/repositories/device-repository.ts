@@ -7,9 +7,11 @@ import type {
 } from '@forecourt/contract/device';
 import { severityOf } from '@forecourt/contract/events';
 import type { Database } from '../db/client.ts';
+import type { terminals } from '../db/schema/org.ts';
 import { raiseAlertsSql } from './alert-sql.ts';
 import type { ChangeInput, ChangeKind } from './change-repository.ts';
 import { type SettledPump, settlePumps } from './pump-repository.ts';
+import type { Row } from './rows.ts';
 import type { Tx, WriteStatement } from './unit-of-work.ts';
 
 /** The terminal a device token belongs to, with the scope columns copied onto what it reports. */
@@ -234,15 +236,14 @@ export function createDeviceRepository(database: Database) {
 
   return {
     async terminalByTokenHash(hash: string): Promise<DeviceTerminal | null> {
-      const rows = await database.query<{
-        id: number;
-        site_id: number;
-        company_id: number;
-        agent_id: number;
-        terminal_no: string;
-        site_title: string;
-        connectivity: string;
-      }>(
+      const rows = await database.query<
+        Row<
+          typeof terminals,
+          'id' | 'site_id' | 'company_id' | 'agent_id' | 'terminal_no' | 'connectivity'
+        > & {
+          site_title: string;
+        }
+      >(
         `select t.id, t.site_id, t.company_id, t.agent_id, t.terminal_no, s.title as site_title, t.connectivity
            from device_tokens d join terminals t on t.id = d.terminal_id join sites s on s.id = t.site_id
           where d.token_hash = $1 and t.decommissioned_at is null`,

@@ -7,6 +7,7 @@ import type { Place, RuleActor, Visibility } from './rule-repository.ts';
 import {
   type StoredTargetRow,
   storedTargetOf,
+  targetParams,
   targetReachesSql,
   visibleToSql,
   windowCoversSql,
@@ -103,12 +104,7 @@ export function createMaintenanceRepository(database: Database) {
   }
 
   const fieldParams = (f: WindowFields) => [
-    f.scopeKind,
-    f.scopeId,
-    f.tags,
-    f.place.agentId,
-    f.place.companyId,
-    f.place.siteId,
+    ...targetParams(f),
     f.startsAt,
     f.endsAt,
     f.recurrence?.weekdays ?? null,

@@ -2,10 +2,11 @@ import type { NotificationPolicy } from '@forecourt/contract/notifications';
 import type { Severity } from '@forecourt/contract/severity';
 import type { Database } from '../db/client.ts';
 import type { notificationPolicies } from '../db/schema/notifications.ts';
-import { managedBySql } from './contact-point-repository.ts';
+import { listManaged, type ManagedTable, managedById } from './managed-sql.ts';
 import { iso, num } from './read-scope.ts';
 import type { Row } from './rows.ts';
 import type { Place, Visibility } from './rule-repository.ts';
+import { targetParams } from './rule-sql.ts';
 import type { Tx } from './unit-of-work.ts';
 
 export interface PolicyRecord extends NotificationPolicy {
@@ -49,9 +50,14 @@ type DbPolicy = Row<
   | 'created_at'
 >;
 
-const COLS = `p.id, p.name, p.scope_kind, p.scope_id, p.tags, p.agent_id, p.company_id, p.site_id, p.min_severity,
+const TABLE: ManagedTable = {
+  table: 'notification_policies',
+  x: 'p',
+  cols: `p.id, p.name, p.scope_kind, p.scope_id, p.tags, p.agent_id, p.company_id, p.site_id, p.min_severity,
               p.event_types, p.rule_ids, p.contact_point_ids, p.escalate_after_s, p.escalate_to_ids, p.enabled,
-              p.created_by, p.created_at`;
+              p.created_by, p.created_at`,
+};
+const COLS = TABLE.cols;
 
 const ints = (v: unknown[] | null) => (v ?? []).map(num);
 
@@ -75,12 +81,7 @@ function toRecord(r: DbPolicy): PolicyRecord {
 
 const fieldParams = (f: PolicyFields) => [
   f.name,
-  f.scopeKind,
-  f.scopeId,
-  f.tags,
-  f.place.agentId,
-  f.place.companyId,
-  f.place.siteId,
+  ...targetParams(f),
   f.minSeverity,
   f.eventTypes,
   f.ruleIds,
@@ -98,27 +99,11 @@ const fieldParams = (f: PolicyFields) => [
 export function createNotificationPolicyRepository(database: Database) {
   return {
     async list(v: Visibility, page: { limit: number; before?: string }): Promise<PolicyRecord[]> {
-      const params: unknown[] = [v.agentId, v.companyIds, page.limit];
-      let cursor = '';
-      if (page.before) {
-        params.push(page.before);
-        cursor = 'and p.id < $4::int';
-      }
-      const rows = await database.query<DbPolicy>(
-        `select ${COLS} from notification_policies p
-          where ${managedBySql('p', '$1', '$2')} ${cursor}
-          order by p.id desc limit $3`,
-        params,
-      );
-      return rows.map(toRecord);
+      return (await listManaged<DbPolicy>(database, TABLE, v, page)).map(toRecord);
     },
 
     async byId(id: number, v: Visibility): Promise<{ policy: PolicyRecord; visible: boolean } | null> {
-      const rows = await database.query<DbPolicy & { visible: boolean }>(
-        `select ${COLS}, ${managedBySql('p', '$2', '$3')} as visible from notification_policies p where p.id = $1`,
-        [id, v.agentId, v.companyIds],
-      );
-      const r = rows[0];
+      const r = await managedById<DbPolicy>(database, TABLE, id, v);
       return r ? { policy: toRecord(r), visible: r.visible } : null;
     },
 

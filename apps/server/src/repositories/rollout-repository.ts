@@ -192,18 +192,10 @@ export function createRolloutRepository(database: Database) {
 
     async insert(
       tx: Tx,
-      f: {
-        agentId: number;
-        packageId: number;
-        target: Target;
-        waves: number[];
-        waveWaitS: number;
-        window: RolloutWindow | null;
-        maxFailurePct: number;
-        createdBy: string;
-        createdById: number;
-        now: Date;
-      },
+      f: Pick<
+        RolloutRecord,
+        'agentId' | 'packageId' | 'target' | 'waves' | 'waveWaitS' | 'window' | 'maxFailurePct' | 'createdBy'
+      > & { createdById: number; now: Date },
     ): Promise<number> {
       const rows = await tx<{ id: number }>(
         `insert into rollouts (agent_id, package_id, target, waves, wave_wait_s, window_start, window_end,

@@ -18,6 +18,7 @@ import {
   type RuleActor,
   type StoredTargetRow,
   storedTargetOf,
+  targetParams,
   targetReachesSql,
   visibleToSql,
 } from './rule-sql.ts';
@@ -119,18 +120,26 @@ interface DbRule extends StoredTargetRow {
 const COLS = `r.id, r.name, r.scope_kind, r.scope_id, r.tags, r.agent_id, r.company_id, r.site_id, r.signal, r.op,
               r.threshold, r.for_s, r.clear_threshold, r.severity, r.enabled, r.created_by, r.created_at`;
 
+/** The columns of a rule's condition and severity. */
+type DbCondition = Pick<DbRule, 'signal' | 'op' | 'threshold' | 'for_s' | 'clear_threshold' | 'severity'>;
+
+/** A rule's condition and severity in the API's shape. */
+const conditionOf = (r: DbCondition) => ({
+  signal: r.signal as RuleSignal,
+  op: r.op as RuleOp,
+  threshold: Number(r.threshold),
+  for_s: num(r.for_s),
+  clear_threshold: r.clear_threshold === null ? null : Number(r.clear_threshold),
+  severity: r.severity as Severity,
+});
+
 function toRule(r: DbRule): RuleRecord {
   const { target, place } = storedTargetOf(r);
   return {
     id: num(r.id),
     name: r.name,
     target,
-    signal: r.signal as RuleSignal,
-    op: r.op as RuleOp,
-    threshold: Number(r.threshold),
-    for_s: num(r.for_s),
-    clear_threshold: r.clear_threshold === null ? null : Number(r.clear_threshold),
-    severity: r.severity as Severity,
+    ...conditionOf(r),
     enabled: r.enabled,
     created_by: r.created_by,
     created_at: iso(r.created_at)!,
@@ -141,12 +150,7 @@ function toRule(r: DbRule): RuleRecord {
 /** A rule's fields as SQL parameters, in the order of its columns from `name` to `enabled`. */
 const fieldParams = (f: RuleFields) => [
   f.name,
-  f.scopeKind,
-  f.scopeId,
-  f.tags,
-  f.place.agentId,
-  f.place.companyId,
-  f.place.siteId,
+  ...targetParams(f),
   f.signal,
   f.op,
   f.threshold,
@@ -579,19 +583,14 @@ async function loadRules(
   lockIds: number[] | null,
   withStates = true,
 ): Promise<RuleWithState[]> {
-  const rows = await q<{
-    id: number;
-    name: string;
-    signal: string;
-    op: string;
-    threshold: number;
-    for_s: number;
-    clear_threshold: number | null;
-    severity: string;
-    pending_since: Date | string | null;
-    firing: boolean | null;
-    last_at: Date | string | null;
-  }>(
+  const rows = await q<
+    Pick<DbRule, 'id' | 'name'> &
+      DbCondition & {
+        pending_since: Date | string | null;
+        firing: boolean | null;
+        last_at: Date | string | null;
+      }
+  >(
     lockIds
       ? `select r.id, r.name, r.signal, r.op, r.threshold, r.for_s, r.clear_threshold, r.severity,
                 s.pending_since, s.firing, s.last_at
@@ -614,12 +613,8 @@ async function loadRules(
   return rows.map((r) => ({
     id: num(r.id),
     name: r.name,
+    ...conditionOf(r),
     signal: r.signal as TelemetrySignal,
-    op: r.op as RuleOp,
-    threshold: Number(r.threshold),
-    for_s: num(r.for_s),
-    clear_threshold: r.clear_threshold === null ? null : Number(r.clear_threshold),
-    severity: r.severity as Severity,
     state: { pendingSince: ms(r.pending_since), firing: r.firing ?? false, lastAt: ms(r.last_at) },
   }));
 }

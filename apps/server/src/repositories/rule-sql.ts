@@ -61,3 +61,17 @@ export const storedTargetOf = (r: StoredTargetRow): { target: Target; place: Pla
   },
   place: { agentId: r.agent_id, companyId: r.company_id, siteId: r.site_id },
 });
+
+/** A place as SQL parameters, in the order of the columns `agent_id`, `company_id`, `site_id`. */
+export const placeParams = (p: Place) => [p.agentId, p.companyId, p.siteId];
+
+/**
+ * A target as written (scope, tags and the place copied from the scope) as SQL parameters, in the order of the
+ * columns `scope_kind`, `scope_id`, `tags`, `agent_id`, `company_id`, `site_id`.
+ */
+export const targetParams = (f: { scopeKind: string; scopeId: number; tags: string[]; place: Place }) => [
+  f.scopeKind,
+  f.scopeId,
+  f.tags,
+  ...placeParams(f.place),
+];

@@ -3,6 +3,7 @@ import { ALERT_MAIL_WINDOW_MS } from '@forecourt/contract/users';
 import type { FastifyBaseLogger } from 'fastify';
 import type { NotificationRepository, PendingAlertMail } from '../repositories/notification-repository.ts';
 import type { Mailer } from './mailer.ts';
+import { serialWorker } from './repeat.ts';
 
 export interface AlertMailOptions {
   repo: NotificationRepository;
@@ -53,7 +54,6 @@ export function composeAlertMail(list: PendingAlertMail[]) {
  */
 export function createAlertMailService(opts: AlertMailOptions) {
   const now = opts.now ?? (() => new Date());
-  let running: Promise<number> | null = null;
 
   async function tickOnce(at: Date): Promise<number> {
     let sent = 0;
@@ -87,27 +87,14 @@ export function createAlertMailService(opts: AlertMailOptions) {
     return sent;
   }
 
+  const worker = serialWorker(tickOnce, { now, log: opts.log, failed: 'alert mail job failed' });
   const service = {
     /** One pass as of `at` (default: the clock): answers how many mails went. */
-    async tick(at: Date = now()): Promise<number> {
-      while (running) await running.catch(() => 0);
-      running = tickOnce(at).finally(() => {
-        running = null;
-      });
-      return running;
-    },
+    tick: worker.tick,
 
     /** Starts the job; returns its stop function. */
     start(): () => Promise<void> {
-      const timer = setInterval(() => {
-        if (running) return;
-        service.tick().catch((err) => opts.log.error({ err }, 'alert mail job failed'));
-      }, opts.intervalMs ?? 10_000);
-      timer.unref();
-      return async () => {
-        clearInterval(timer);
-        await running?.catch(() => 0);
-      };
+      return worker.start(opts.intervalMs ?? 10_000);
     },
   };
   return service;

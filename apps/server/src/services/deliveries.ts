@@ -8,6 +8,7 @@ import type { ContactPointRecord, ContactPointRepository } from '../repositories
 import type { DeliveryPlace, DeliveryRepository } from '../repositories/delivery-repository.ts';
 import type { Mailer } from './mailer.ts';
 import { type AllowList, postJson } from './outbound-http.ts';
+import { repeat, serialWorker } from './repeat.ts';
 
 export interface DeliveriesOptions {
   deliveries: DeliveryRepository;
@@ -106,7 +107,6 @@ export function createDeliveries(opts: DeliveriesOptions) {
   const now = opts.now ?? (() => new Date());
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const publicUrl = opts.publicUrl.replace(/\/+$/, '');
-  let running: Promise<number> | null = null;
 
   async function contentOf(d: Delivery): Promise<NotificationContent> {
     if (d.alert_id === null)
@@ -196,15 +196,10 @@ export function createDeliveries(opts: DeliveriesOptions) {
     }
   }
 
+  const worker = serialWorker(tickOnce, { now, log: opts.log, failed: 'notification worker failed' });
   const service = {
     /** One pass of this node's worker as of `at` (default the clock): answers how many were delivered. */
-    async tick(at: Date = now()): Promise<number> {
-      while (running) await running.catch(() => 0);
-      running = tickOnce(at).finally(() => {
-        running = null;
-      });
-      return running;
-    },
+    tick: worker.tick,
 
     /** The leader's escalation sweep as of `at`: answers how many escalations it queued. */
     escalate(at: Date = now()): Promise<number> {
@@ -219,15 +214,7 @@ export function createDeliveries(opts: DeliveriesOptions) {
 
     /** Starts this node's worker; returns its stop function. */
     start(): () => Promise<void> {
-      const timer = setInterval(() => {
-        if (running) return;
-        service.tick().catch((err) => opts.log.error({ err }, 'notification worker failed'));
-      }, opts.intervalMs ?? 2_000);
-      timer.unref();
-      return async () => {
-        clearInterval(timer);
-        await running?.catch(() => 0);
-      };
+      return worker.start(opts.intervalMs ?? 2_000);
     },
 
     /**
@@ -257,18 +244,13 @@ export function createDeliveries(opts: DeliveriesOptions) {
           });
       };
       run();
-      const timer = setInterval(run, opts.pruneMs ?? 3_600_000);
-      timer.unref();
-      return async () => {
-        clearInterval(timer);
-        await pruning?.catch(() => 0);
-      };
+      return repeat(opts.pruneMs ?? 3_600_000, run, () => pruning);
     },
 
     /** The leader's job: sweeps escalations every `escalationMs` (default 10 s); returns its stop function. */
     startEscalations(): () => Promise<void> {
       let sweeping: Promise<unknown> | null = null;
-      const timer = setInterval(() => {
+      const sweep = () => {
         if (sweeping) return;
         sweeping = service
           .escalate()
@@ -276,12 +258,8 @@ export function createDeliveries(opts: DeliveriesOptions) {
           .finally(() => {
             sweeping = null;
           });
-      }, opts.escalationMs ?? 10_000);
-      timer.unref();
-      return async () => {
-        clearInterval(timer);
-        await sweeping?.catch(() => 0);
       };
+      return repeat(opts.escalationMs ?? 10_000, sweep, () => sweeping);
     },
   };
   return service;

@@ -18,6 +18,7 @@ import type { Repositories } from '../repositories/index.ts';
 import type { Principal } from '../repositories/principal-repository.ts';
 import type { ReadScope } from '../repositories/read-scope.ts';
 import type { ScheduleRecord } from '../repositories/report-schedule-repository.ts';
+import { auditOf } from './actor.ts';
 import { invalid, missing, notYours } from './domain-errors.ts';
 import type { Mailer } from './mailer.ts';
 import { type ReportFile, type ReportHeading, reportFile } from './report-files.ts';
@@ -45,6 +46,17 @@ const publicSchedule = (s: ScheduleRecord): ReportSchedule => ({
   created_by: s.created_by,
   created_at: s.created_at,
 });
+
+/** The audit entry of `p`'s change to report schedule `id`, under the schedule's agent. */
+const scheduleAudit = (
+  p: Principal,
+  agentId: number,
+  action: string,
+  id: number,
+  before: unknown,
+  after: unknown,
+) =>
+  auditOf({ userId: p.userId, username: p.username, agentId }, action, 'report_schedule', id, before, after);
 
 /**
  * Availability and service reports (docs/reports.md): the reports themselves (one SQL statement each, in the
@@ -208,16 +220,7 @@ export function createReportService(opts: ReportServiceOptions) {
             createdById: p.userId,
           });
           const shown = publicSchedule(s);
-          await tx.audit({
-            userId: p.userId,
-            username: p.username,
-            agentId: loc.agentId,
-            action: 'create',
-            entity: 'report_schedule',
-            entityId: s.id,
-            before: null,
-            after: shown,
-          });
+          await tx.audit(scheduleAudit(p, loc.agentId, 'create', s.id, null, shown));
           await tx.changed({
             kind: 'fleet',
             agentId: loc.agentId,
@@ -232,16 +235,7 @@ export function createReportService(opts: ReportServiceOptions) {
         const s = await visibleSchedule(p, id);
         await repos.work.run(async (tx) => {
           await repos.reportSchedules.remove(tx, id);
-          await tx.audit({
-            userId: p.userId,
-            username: p.username,
-            agentId: s.place.agentId,
-            action: 'delete',
-            entity: 'report_schedule',
-            entityId: id,
-            before: publicSchedule(s),
-            after: null,
-          });
+          await tx.audit(scheduleAudit(p, s.place.agentId, 'delete', id, publicSchedule(s), null));
           await tx.changed({ kind: 'fleet', ...s.place });
         });
         return publicSchedule(s);
@@ -252,16 +246,7 @@ export function createReportService(opts: ReportServiceOptions) {
         const s = await visibleSchedule(p, id);
         await repos.work.run(async (tx) => {
           await repos.reportSchedules.requestRun(tx, id);
-          await tx.audit({
-            userId: p.userId,
-            username: p.username,
-            agentId: s.place.agentId,
-            action: 'run',
-            entity: 'report_schedule',
-            entityId: id,
-            before: null,
-            after: null,
-          });
+          await tx.audit(scheduleAudit(p, s.place.agentId, 'run', id, null, null));
         });
         void tickOnce(new Date(), id).catch((err) => log.error({ err, schedule: id }, 'report run failed'));
       },

@@ -108,6 +108,26 @@ export function createRolloutService(opts: RolloutServiceOptions) {
 
   const shown = async (tx: Tx, id: number) => (await rollouts.publicById(id, tx))!;
 
+  /**
+   * An administrator's change of a rollout's state: writes `fields`, the audit entry of `action` and the 'fleet'
+   * change (with `more` changes); answers the rollout as it now is.
+   */
+  async function changeState(
+    tx: Tx,
+    actor: Actor,
+    id: number,
+    now: Date,
+    fields: Parameters<typeof rollouts.update>[2],
+    audit: { action: string; before: unknown; after: unknown },
+    more: ChangeInput[] = [],
+  ): Promise<Rollout> {
+    await rollouts.update(tx, id, fields, now);
+    const out = await shown(tx, id);
+    await tx.audit(auditOf(actor, audit.action, 'rollout', id, audit.before, audit.after));
+    await tx.changed([fleetAt(actor.agentId, {}), ...more]);
+    return out;
+  }
+
   /** One rollout, one unit of work: settle its terminals, pause, start the next wave or finish, send. */
   async function step(id: number, now: Date): Promise<TickResult | null> {
     const t0 = performance.now();
@@ -281,20 +301,12 @@ export function createRolloutService(opts: RolloutServiceOptions) {
         if (r.state === 'paused') return shown(tx, id);
         if (r.state !== 'running') throw conflicting(SOFTWARE_TEXTS.notPausable(r.state));
         const reason = `Paused by ${actor.username}`;
-        await rollouts.update(tx, id, { state: 'paused', pausedReason: reason }, now);
-        const out = await shown(tx, id);
-        await tx.audit(
-          auditOf(
-            actor,
-            'pause',
-            'rollout',
-            id,
-            { state: r.state },
-            { state: 'paused', paused_reason: reason },
-          ),
-        );
-        await tx.changed([fleetAt(actor.agentId, {})]);
-        return out;
+        const audit = {
+          action: 'pause',
+          before: { state: r.state },
+          after: { state: 'paused', paused_reason: reason },
+        };
+        return changeState(tx, actor, id, now, { state: 'paused', pausedReason: reason }, audit);
       });
     },
 
@@ -309,25 +321,13 @@ export function createRolloutService(opts: RolloutServiceOptions) {
           throw conflicting(SOFTWARE_TEXTS.notResumable(r.state));
         if (r.state === 'running') return shown(tx, id);
         const counts = await rollouts.waveCounts(tx, id, r.wave);
-        await rollouts.update(
-          tx,
-          id,
-          { state: 'running', pausedReason: null, acceptedFailures: counts.failed },
-          now,
-        );
-        const after = await shown(tx, id);
-        await tx.audit(
-          auditOf(
-            actor,
-            'resume',
-            'rollout',
-            id,
-            { state: r.state, paused_reason: r.pausedReason },
-            { state: 'running' },
-          ),
-        );
-        await tx.changed([fleetAt(actor.agentId, {})]);
-        return after;
+        const fields = { state: 'running' as const, pausedReason: null, acceptedFailures: counts.failed };
+        const audit = {
+          action: 'resume',
+          before: { state: r.state, paused_reason: r.pausedReason },
+          after: { state: 'running' },
+        };
+        return changeState(tx, actor, id, now, fields, audit);
       });
       open = true;
       service.poke();
@@ -344,20 +344,13 @@ export function createRolloutService(opts: RolloutServiceOptions) {
         if (r.state === 'cancelled') return shown(tx, id);
         if (r.state === 'completed') throw conflicting(SOFTWARE_TEXTS.notCancellable(r.state));
         const withdrawn = await rollouts.withdraw(tx, id, now);
-        await rollouts.update(
-          tx,
-          id,
-          {
-            state: 'cancelled',
-            finishedAt: now,
-            trackedUntil: new Date(now.getTime() + 2 * r.waveWaitS * 1000),
-          },
-          now,
-        );
-        const after = await shown(tx, id);
-        await tx.audit(auditOf(actor, 'cancel', 'rollout', id, { state: r.state }, { state: 'cancelled' }));
-        await tx.changed([fleetAt(actor.agentId, {}), ...withdrawn]);
-        return after;
+        const fields = {
+          state: 'cancelled' as const,
+          finishedAt: now,
+          trackedUntil: new Date(now.getTime() + 2 * r.waveWaitS * 1000),
+        };
+        const audit = { action: 'cancel', before: { state: r.state }, after: { state: 'cancelled' } };
+        return changeState(tx, actor, id, now, fields, audit, withdrawn);
       });
       return out;
     },

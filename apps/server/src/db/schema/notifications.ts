@@ -8,14 +8,19 @@ import {
   pgTable,
   primaryKey,
   serial,
-  smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import {
+  authorColumns,
+  intArray,
+  placeColumns,
+  smallintArray,
+  targetColumns,
+  textArray,
+  ts,
+} from './columns.ts';
 import { users } from './org.ts';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * Where notifications go (docs/integrations.md): an email list, or a webhook, Slack or Teams URL. Owned by a scope
@@ -28,18 +33,14 @@ export const contactPoints = pgTable(
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
     kind: text('kind').notNull(),
-    addresses: text('addresses').array().notNull().default(sql`'{}'::text[]`),
+    addresses: textArray('addresses'),
     url: text('url'),
     /** The webhook signing key (HMAC-SHA256); never answered after the creation. */
     secret: text('secret'),
     ownerKind: text('owner_kind').notNull(),
     ownerId: integer('owner_id').notNull(),
-    agentId: integer('agent_id').notNull(),
-    companyId: integer('company_id'),
-    siteId: integer('site_id'),
-    createdBy: text('created_by').notNull(),
-    createdById: integer('created_by_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    ...placeColumns(),
+    ...authorColumns(),
     /**
      * Set on a user's own alert mail (docs/decisions/0025-notifications.md): kept in step with the user's
      * preference and address by a trigger on `users`; delivered as the windowed alert mail, not by the outbox.
@@ -58,22 +59,15 @@ export const notificationPolicies = pgTable(
   {
     id: serial('id').primaryKey(),
     name: text('name').notNull(),
-    scopeKind: text('scope_kind').notNull(),
-    scopeId: integer('scope_id').notNull(),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-    agentId: integer('agent_id').notNull(),
-    companyId: integer('company_id'),
-    siteId: integer('site_id'),
+    ...targetColumns(),
     minSeverity: text('min_severity').notNull().default('info'),
-    eventTypes: smallint('event_types').array().notNull().default(sql`'{}'::smallint[]`),
-    ruleIds: integer('rule_ids').array().notNull().default(sql`'{}'::int[]`),
-    contactPointIds: integer('contact_point_ids').array().notNull().default(sql`'{}'::int[]`),
+    eventTypes: smallintArray('event_types'),
+    ruleIds: intArray('rule_ids'),
+    contactPointIds: intArray('contact_point_ids'),
     escalateAfterS: integer('escalate_after_s'),
-    escalateToIds: integer('escalate_to_ids').array().notNull().default(sql`'{}'::int[]`),
+    escalateToIds: intArray('escalate_to_ids'),
     enabled: boolean('enabled').notNull().default(true),
-    createdBy: text('created_by').notNull(),
-    createdById: integer('created_by_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    ...authorColumns(),
   },
   (t) => [
     index('notification_policies_agent_idx').on(t.agentId, t.id.desc()),

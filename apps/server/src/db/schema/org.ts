@@ -12,7 +12,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { ts } from './columns.ts';
+import { textArray, ts } from './columns.ts';
 
 export const agents = pgTable('agents', {
   id: serial('id').primaryKey(),
@@ -97,7 +97,7 @@ export const terminals = pgTable(
     /** This terminal carries the commands of its site's pumps. */
     pumpController: boolean('pump_controller').notNull().default(false),
     /** Labels that targets select by (docs/targets.md); lowercased, at most 20. */
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: textArray('tags'),
     /** What the device last reported running; null until it reports. */
     softwareVersion: text('software_version'),
     createdAt: ts('created_at').notNull().defaultNow(),

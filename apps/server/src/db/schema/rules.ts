@@ -9,24 +9,8 @@ import {
   serial,
   smallint,
   text,
-  timestamp,
 } from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-
-/**
- * Where a rule or a window aims (a target, docs/rules-and-maintenance.md): the scope as given, with the agent,
- * company and site ids of that scope copied on (null above it), so that reads by scope and the match with a terminal
- * are plain column comparisons.
- */
-const targetColumns = () => ({
-  scopeKind: text('scope_kind').notNull(),
-  scopeId: integer('scope_id').notNull(),
-  tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
-  agentId: integer('agent_id').notNull(),
-  companyId: integer('company_id'),
-  siteId: integer('site_id'),
-});
+import { authorColumns, localTs, targetColumns, ts } from './columns.ts';
 
 export const alertRules = pgTable(
   'alert_rules',
@@ -41,9 +25,7 @@ export const alertRules = pgTable(
     clearThreshold: doublePrecision('clear_threshold'),
     severity: text('severity').notNull(),
     enabled: boolean('enabled').notNull().default(true),
-    createdBy: text('created_by').notNull(),
-    createdById: integer('created_by_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    ...authorColumns(),
     deletedAt: ts('deleted_at'),
   },
   (t) => [
@@ -81,7 +63,7 @@ export const salesHours = pgTable(
   'sales_hours',
   {
     terminalId: integer('terminal_id').notNull(),
-    localHour: timestamp('local_hour', { withTimezone: false, mode: 'string' }).notNull(),
+    localHour: localTs('local_hour').notNull(),
     n: integer('n').notNull(),
   },
   (t) => [primaryKey({ columns: [t.terminalId, t.localHour] })],
@@ -91,7 +73,7 @@ export const salesHours = pgTable(
 export const salesTerminals = pgTable('sales_terminals', {
   terminalId: integer('terminal_id').primaryKey(),
   lastAt: ts('last_at'),
-  baselineHour: timestamp('baseline_hour', { withTimezone: false, mode: 'string' }),
+  baselineHour: localTs('baseline_hour'),
   baseline: doublePrecision('baseline').notNull().default(0),
 });
 
@@ -108,9 +90,7 @@ export const maintenanceWindows = pgTable(
     startLocal: text('start_local'),
     durationMin: integer('duration_min'),
     reason: text('reason').notNull().default(''),
-    createdBy: text('created_by').notNull(),
-    createdById: integer('created_by_id'),
-    createdAt: ts('created_at').notNull().defaultNow(),
+    ...authorColumns(),
     /** Set when ended early (DELETE): `ends_at` is then that moment. */
     endedEarlyAt: ts('ended_early_at'),
   },

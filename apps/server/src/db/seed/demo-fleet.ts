@@ -9,50 +9,48 @@ export interface DemoTown {
   lng: number;
 }
 
-export const DEMO_COMPANIES: { id: number; name: string; towns: DemoTown[] }[] = [
-  {
-    id: 1,
-    name: 'Northern Fuels',
-    towns: [
-      { city: 'Leeds', road: 'Kirkstall Road', lat: 53.8008, lng: -1.5491 },
-      { city: 'Manchester', road: 'Princess Parkway', lat: 53.4808, lng: -2.2426 },
-      { city: 'Newcastle upon Tyne', road: 'Coast Road', lat: 54.9783, lng: -1.6178 },
-      { city: 'York', road: 'Tadcaster Road', lat: 53.96, lng: -1.0873 },
-      { city: 'Sheffield', road: 'Penistone Road', lat: 53.3811, lng: -1.4701 },
-      { city: 'Glasgow', road: 'Great Western Road', lat: 55.8642, lng: -4.2518 },
-      { city: 'Edinburgh', road: 'Corstorphine Road', lat: 55.9533, lng: -3.1883 },
-      { city: 'Belfast', road: 'Boucher Road', lat: 54.5973, lng: -5.9301 },
-    ],
-  },
-  {
-    id: 2,
-    name: 'Midland Petroleum',
-    towns: [
-      { city: 'Birmingham', road: 'Bristol Road', lat: 52.4862, lng: -1.8904 },
-      { city: 'Nottingham', road: 'Derby Road', lat: 52.9548, lng: -1.1581 },
-      { city: 'Leicester', road: 'Narborough Road', lat: 52.6369, lng: -1.1398 },
-      { city: 'Coventry', road: 'London Road', lat: 52.4068, lng: -1.5197 },
-      { city: 'Derby', road: 'Ashbourne Road', lat: 52.9225, lng: -1.4746 },
-      { city: 'Stoke-on-Trent', road: 'Leek Road', lat: 53.0027, lng: -2.1794 },
-      { city: 'Wolverhampton', road: 'Stafford Road', lat: 52.587, lng: -2.1288 },
-      { city: 'Northampton', road: 'Harborough Road', lat: 52.2405, lng: -0.9027 },
-    ],
-  },
-  {
-    id: 3,
-    name: 'Southern Energy',
-    towns: [
-      { city: 'London', road: 'Old Kent Road', lat: 51.5074, lng: -0.1278 },
-      { city: 'Brighton', road: 'Preston Road', lat: 50.8225, lng: -0.1372 },
-      { city: 'Southampton', road: 'Millbrook Road', lat: 50.9097, lng: -1.4044 },
-      { city: 'Bristol', road: 'Bath Road', lat: 51.4545, lng: -2.5879 },
-      { city: 'Reading', road: 'Oxford Road', lat: 51.4543, lng: -0.9781 },
-      { city: 'Oxford', road: 'Botley Road', lat: 51.752, lng: -1.2577 },
-      { city: 'Portsmouth', road: 'Eastern Road', lat: 50.8198, lng: -1.088 },
-      { city: 'Exeter', road: 'Alphington Road', lat: 50.7184, lng: -3.5339 },
-    ],
-  },
+/** The towns, by company id: company, city, road, latitude, longitude. */
+const TOWNS: [number, string, string, number, number][] = [
+  [1, 'Leeds', 'Kirkstall Road', 53.8008, -1.5491],
+  [1, 'Manchester', 'Princess Parkway', 53.4808, -2.2426],
+  [1, 'Newcastle upon Tyne', 'Coast Road', 54.9783, -1.6178],
+  [1, 'York', 'Tadcaster Road', 53.96, -1.0873],
+  [1, 'Sheffield', 'Penistone Road', 53.3811, -1.4701],
+  [1, 'Glasgow', 'Great Western Road', 55.8642, -4.2518],
+  [1, 'Edinburgh', 'Corstorphine Road', 55.9533, -3.1883],
+  [1, 'Belfast', 'Boucher Road', 54.5973, -5.9301],
+  [2, 'Birmingham', 'Bristol Road', 52.4862, -1.8904],
+  [2, 'Nottingham', 'Derby Road', 52.9548, -1.1581],
+  [2, 'Leicester', 'Narborough Road', 52.6369, -1.1398],
+  [2, 'Coventry', 'London Road', 52.4068, -1.5197],
+  [2, 'Derby', 'Ashbourne Road', 52.9225, -1.4746],
+  [2, 'Stoke-on-Trent', 'Leek Road', 53.0027, -2.1794],
+  [2, 'Wolverhampton', 'Stafford Road', 52.587, -2.1288],
+  [2, 'Northampton', 'Harborough Road', 52.2405, -0.9027],
+  [3, 'London', 'Old Kent Road', 51.5074, -0.1278],
+  [3, 'Brighton', 'Preston Road', 50.8225, -0.1372],
+  [3, 'Southampton', 'Millbrook Road', 50.9097, -1.4044],
+  [3, 'Bristol', 'Bath Road', 51.4545, -2.5879],
+  [3, 'Reading', 'Oxford Road', 51.4543, -0.9781],
+  [3, 'Oxford', 'Botley Road', 51.752, -1.2577],
+  [3, 'Portsmouth', 'Eastern Road', 50.8198, -1.088],
+  [3, 'Exeter', 'Alphington Road', 50.7184, -3.5339],
 ];
+
+const COMPANY_NAMES = ['Northern Fuels', 'Midland Petroleum', 'Southern Energy'];
+
+export const DEMO_COMPANIES: { id: number; name: string; towns: DemoTown[] }[] = COMPANY_NAMES.map(
+  (name, i) => ({
+    id: i + 1,
+    name,
+    towns: TOWNS.filter(([company]) => company === i + 1).map(([, city, road, lat, lng]) => ({
+      city,
+      road,
+      lat,
+      lng,
+    })),
+  }),
+);
 
 export interface DemoZone {
   title: string;
