@@ -3,28 +3,31 @@ import { logPath } from '@forecourt/contract/log-paths';
 import { userKind } from '@forecourt/contract/users';
 import {
   ActionIcon,
-  Alert,
   Anchor,
   Button,
   Card,
   Center,
   Group,
-  Loader,
   Modal,
   Stack,
   Switch,
   Table,
   TableScrollContainer,
   Text,
-  Title,
 } from '@mantine/core';
-import { IconAlertTriangle, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SeverityBadge } from '../../../../components/alerts/alert-ack.tsx';
 import { Link } from '../../../../components/link.tsx';
+import {
+  LoadFailed,
+  LoadingState,
+  NotAllowedPage,
+  PageTitleBar,
+} from '../../../../components/page-parts.tsx';
 import { alertQueries, notificationScope } from '../../../../lib/api/alerts.ts';
 import { QUERY_ROOTS } from '../../../../lib/api/query-keys.ts';
 import { deleteRule, patchRule, ruleQueries } from '../../../../lib/api/rules.ts';
@@ -76,20 +79,11 @@ export default function RulesPage() {
   const kind = userKind(user);
   if (kind !== 'agent' && kind !== 'company') {
     return (
-      <Stack p="md">
-        <Title order={1} size="h3">
-          {t('RULES_TITLE')}
-        </Title>
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconLock />}
-          title={t('RULES_NOT_ALLOWED_TITLE')}
-          role="alert"
-        >
-          {t('RULES_NOT_ALLOWED')}
-        </Alert>
-      </Stack>
+      <NotAllowedPage
+        title={t('RULES_TITLE')}
+        reason={t('RULES_NOT_ALLOWED_TITLE')}
+        text={t('RULES_NOT_ALLOWED')}
+      />
     );
   }
   return <RulesScreen />;
@@ -142,41 +136,23 @@ function RulesScreen() {
   const rows = rules.data ?? [];
   return (
     <Stack p="md" gap="md" data-testid="rules-page">
-      <Group justify="space-between" wrap="wrap" gap="sm">
-        <Stack gap={2}>
-          <Title order={1} size="h3">
-            {t('RULES_TITLE')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('RULES_INTRO')}
-          </Text>
-        </Stack>
-        <Button leftSection={<IconPlus size={16} />} onClick={dialog.create}>
-          {t('RULES_CREATE')}
-        </Button>
-      </Group>
+      <PageTitleBar
+        title={t('RULES_TITLE')}
+        intro={t('RULES_INTRO')}
+        createLabel={t('RULES_CREATE')}
+        onCreate={dialog.create}
+      />
 
       <Card withBorder padding={0} radius="md">
         {rules.isPending ? (
-          <Center py="xl" role="status" aria-label={t('LOADING')}>
-            <Loader size="sm" />
-          </Center>
+          <LoadingState py="xl" loaderSize="sm" />
         ) : rules.isError ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertTriangle />}
+          <LoadFailed
             title={t('RULES_LOAD_FAILED')}
-            role="alert"
+            message={errorText(rules.error)}
+            onRetry={() => void rules.refetch()}
             m="md"
-          >
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{errorText(rules.error)}</Text>
-              <Button size="xs" variant="light" onClick={() => void rules.refetch()}>
-                {t('RETRY')}
-              </Button>
-            </Stack>
-          </Alert>
+          />
         ) : rows.length === 0 ? (
           <Center py="xl" px="md">
             <Text c="dimmed" ta="center">
