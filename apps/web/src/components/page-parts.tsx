@@ -2,18 +2,22 @@ import {
   Alert,
   type AlertProps,
   Button,
+  type ButtonProps,
   Center,
   type CenterProps,
+  CopyButton,
   Group,
   Loader,
   type MantineSize,
   Stack,
   Text,
+  type TextProps,
   Title,
 } from '@mantine/core';
-import { IconAlertTriangle, IconLock, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { IconAlertTriangle, IconCheck, IconCopy, IconLock, IconPlus, IconRefresh } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { errorText } from '../lib/api-client.ts';
 
 /** A page's (or a section's) spinner, announced as loading. */
 export function LoadingState({
@@ -136,5 +140,93 @@ export function PageTitleBar({
         </Button>
       )}
     </Group>
+  );
+}
+
+/** The foot of a confirming dialog: why the last try failed, if it did, then Cancel and the action. */
+export function DialogActions({
+  error,
+  describe = (e) => e.message,
+  onCancel,
+  children,
+}: {
+  error: Error | null;
+  /** The failure in words. @default its message */
+  describe?: (error: Error) => string;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {error && (
+        <Alert color="red" variant="light" role="alert">
+          {describe(error)}
+        </Alert>
+      )}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onCancel}>
+          {t('CANCEL')}
+        </Button>
+        {children}
+      </Group>
+    </>
+  );
+}
+
+/** The foot of a dialog that shows a secret this once: copy it, then done. */
+export function CopySecretActions({
+  secret,
+  copyLabel,
+  copiedLabel,
+  doneLabel,
+  onDone,
+}: {
+  secret: string;
+  copyLabel: string;
+  copiedLabel: string;
+  doneLabel: string;
+  onDone: () => void;
+}) {
+  return (
+    <Group justify="flex-end">
+      <CopyButton value={secret}>
+        {({ copied, copy }) => (
+          <Button
+            variant="light"
+            color={copied ? 'teal' : undefined}
+            leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+            onClick={copy}
+          >
+            {copied ? copiedLabel : copyLabel}
+          </Button>
+        )}
+      </CopyButton>
+      <Button onClick={onDone}>{doneLabel}</Button>
+    </Group>
+  );
+}
+
+/** Why a request failed, in red and read out at once; nothing while it has not failed. */
+export function ErrorLine({ error, ...props }: TextProps & { error: unknown }) {
+  if (!error) return null;
+  return (
+    <Text c="red" role="alert" {...props}>
+      {errorText(error)}
+    </Text>
+  );
+}
+
+/** A small button in a table row; `danger` for a delete. */
+export function RowButton({
+  danger = false,
+  ...props
+}: ButtonProps & {
+  danger?: boolean;
+  onClick: () => void;
+  'aria-label': string;
+}) {
+  return (
+    <Button size="xs" variant={danger ? 'subtle' : 'light'} color={danger ? 'red' : undefined} {...props} />
   );
 }

@@ -5,7 +5,7 @@ import { IconPlayerStop } from '@tabler/icons-react';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LoadFailed, LoadingState, PageTitleBar } from '../../../../components/page-parts.tsx';
+import { DialogActions, LoadFailed, LoadingState, PageTitleBar } from '../../../../components/page-parts.tsx';
 import { formatLocale } from '../../../../i18n/languages.ts';
 import { endWindow, maintenanceQueries } from '../../../../lib/api/maintenance.ts';
 import { QUERY_ROOTS } from '../../../../lib/api/query-keys.ts';
@@ -14,7 +14,6 @@ import { siteQueries } from '../../../../lib/api/sites.ts';
 import { errorText } from '../../../../lib/api-client.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
-import { DialogActions } from '../admin/components/row-actions.tsx';
 import { TargetLabel, useScopeText } from '../targets/target-label.tsx';
 import { MaintenanceFormModal } from './maintenance-form.tsx';
 import {

@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { SeverityBadge } from '../../../../components/alerts/alert-ack.tsx';
 import { Link } from '../../../../components/link.tsx';
 import {
+  DialogActions,
   LoadFailed,
   LoadingState,
   NotAllowedPage,
@@ -37,7 +38,6 @@ import type { Scope } from '../../../../lib/scope.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
 import { useEditDialog } from '../admin/components/admin-screen.tsx';
-import { DialogActions } from '../admin/components/row-actions.tsx';
 import { TargetLabel } from '../targets/target-label.tsx';
 import { RuleFormModal } from './rule-form.tsx';
 

@@ -73,6 +73,7 @@ function TerminalView({ siteId, terminalId }: { siteId: number; terminalId: numb
     return <NothingHere title={t('TERMINAL_PAGE_NOT_FOUND')} text={t('TERMINAL_PAGE_NOT_FOUND_TEXT')} />;
   }
 
+  const shownRange = { range, anchor, timeZone };
   const shown = resolveRange(range, anchor);
   const description = t('TERMINAL_PAGE_RANGE_SHOWN', {
     from: formatLogTime(new Date(shown.from).toISOString(), timeZone, locale),
@@ -116,22 +117,14 @@ function TerminalView({ siteId, terminalId }: { siteId: number; terminalId: numb
           <Title order={2} fz="lg" id="terminal-history-title">
             {t('TERMINAL_PAGE_HISTORY')}
           </Title>
-          <RangeBar
-            range={range}
-            anchor={anchor}
-            timeZone={timeZone}
-            description={description}
-            onChange={setRange}
-          />
+          <RangeBar {...shownRange} description={description} onChange={setRange} />
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
             {TELEMETRY_SIGNALS.map((signal) => (
               <SignalChart
                 key={signal}
+                {...shownRange}
                 terminalId={terminalId}
                 signal={signal}
-                range={range}
-                anchor={anchor}
-                timeZone={timeZone}
                 onZoom={onZoom}
                 onRebase={rebase}
               />

@@ -53,11 +53,7 @@ export function AdminTable<T>({ query, columns, rowKey, label, q = '', height = 
     <Stack gap="xs">
       <Box h={boxHeight(rows.length, height)}>
         <DataTable
-          rows={rows}
-          columns={columns}
-          rowKey={rowKey}
-          label={label}
-          height={height}
+          {...{ rows, columns, rowKey, label, height }}
           searchable={false}
           followHeaderSearch={false}
         />
