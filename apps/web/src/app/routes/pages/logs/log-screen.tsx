@@ -1,15 +1,4 @@
-import {
-  Box,
-  Button,
-  Card,
-  Center,
-  Group,
-  Stack,
-  Table,
-  TableScrollContainer,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Box, Button, Card, Center, Group, Stack, Table, TableScrollContainer, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
@@ -17,7 +6,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { SILENCED_ROW_STYLE } from '../../../../components/alerts/silenced-badge.tsx';
-import { BackToDashboard } from '../../../../components/back-link.tsx';
+import { BackTitle } from '../../../../components/back-link.tsx';
 import { LoadFailed, LoadingState, ProblemAlert } from '../../../../components/page-parts.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatLocale } from '../../../../i18n/languages.ts';
@@ -181,11 +170,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
   return (
     <Stack gap="md" data-testid={`log-${kind.key}`}>
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <Stack gap={4}>
-          <BackToDashboard to={dashboardPath(scope, site?.company_id)} />
-          <Title order={1} fz="h2">
-            {title}
-          </Title>
+        <BackTitle to={dashboardPath(scope, site?.company_id)} title={title}>
           <Text size="sm" c="dimmed">
             {scopeLabel}
           </Text>
@@ -194,7 +179,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
               {t('LOG_TIMES_IN', { zones: zonesShown.join(', ') })}
             </Text>
           )}
-        </Stack>
+        </BackTitle>
         <Button
           leftSection={<IconDownload size={16} />}
           variant="light"

@@ -27,7 +27,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BackToDashboard } from '../../../../components/back-link.tsx';
+import { BackTitle } from '../../../../components/back-link.tsx';
 import { ErrorLine, RowButton } from '../../../../components/page-parts.tsx';
 import { PlainTable } from '../../../../components/plain-table.tsx';
 import { paths } from '../../../../config/paths.ts';
@@ -398,15 +398,11 @@ export default function NotificationsPage() {
   useDocumentTitle(t('NOTIFY_TITLE'));
   return (
     <Stack gap="md" maw={1100}>
-      <Stack gap={4}>
-        <BackToDashboard to={paths.agentDashboard} />
-        <Title order={1} fz="h2">
-          {t('NOTIFY_TITLE')}
-        </Title>
+      <BackTitle to={paths.agentDashboard} title={t('NOTIFY_TITLE')}>
         <Text c="dimmed" size="sm">
           {t('NOTIFY_INTRO')}
         </Text>
-      </Stack>
+      </BackTitle>
       <ContactPoints />
       <Policies />
       <DeliveryLog />

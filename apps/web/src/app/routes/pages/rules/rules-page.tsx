@@ -1,20 +1,7 @@
 import { type AlertRule, RULE_EVENT_TYPE } from '@forecourt/contract/alert-rules';
 import { logPath } from '@forecourt/contract/log-paths';
 import { userKind } from '@forecourt/contract/users';
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Card,
-  Center,
-  Group,
-  Modal,
-  Stack,
-  Switch,
-  Table,
-  TableScrollContainer,
-  Text,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Button, Card, Center, Group, Modal, Stack, Switch, Text } from '@mantine/core';
 import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
@@ -29,6 +16,7 @@ import {
   NotAllowedPage,
   PageTitleBar,
 } from '../../../../components/page-parts.tsx';
+import { PlainTable } from '../../../../components/plain-table.tsx';
 import { alertQueries, notificationScope } from '../../../../lib/api/alerts.ts';
 import { QUERY_ROOTS } from '../../../../lib/api/query-keys.ts';
 import { deleteRule, patchRule, ruleQueries } from '../../../../lib/api/rules.ts';
@@ -87,6 +75,25 @@ export default function RulesPage() {
     );
   }
   return <RulesScreen />;
+}
+
+/** A rule's active alerts: a link to them in the alert log, or a dimmed nought. */
+function ActiveCount({ rule, count, own }: { rule: AlertRule; count: number; own: Scope }) {
+  const { t } = useTranslation();
+  return count > 0 ? (
+    <Anchor
+      component={Link}
+      to={ruleAlertsLink(rule, own)}
+      size="sm"
+      aria-label={t('RULES_ACTIVE_ALERTS_OF', { count, name: rule.name })}
+    >
+      {t('RULES_ACTIVE_COUNT', { count })}
+    </Anchor>
+  ) : (
+    <Text size="sm" c="dimmed">
+      {t('RULES_ACTIVE_COUNT', { count })}
+    </Text>
+  );
 }
 
 function RulesScreen() {
@@ -160,91 +167,75 @@ function RulesScreen() {
             </Text>
           </Center>
         ) : (
-          <TableScrollContainer minWidth={760} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-            <Table verticalSpacing="sm" highlightOnHover aria-label={t('RULES_TITLE')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('RULES_NAME')}</Table.Th>
-                  <Table.Th>{t('TARGET')}</Table.Th>
-                  <Table.Th>{t('RULES_CONDITION')}</Table.Th>
-                  <Table.Th>{t('SEVERITY')}</Table.Th>
-                  <Table.Th>{t('RULES_ENABLED')}</Table.Th>
-                  <Table.Th>{t('RULES_ACTIVE_ALERTS')}</Table.Th>
-                  <Table.Th>{t('RULES_ACTIONS')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((r) => {
-                  const count = counts.get(r.id) ?? 0;
-                  return (
-                    <Table.Tr key={r.id} data-rule-id={r.id}>
-                      <Table.Td>
-                        <Text size="sm" fw={600}>
-                          {r.name}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <TargetLabel target={r.target} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" dir="ltr" style={{ unicodeBidi: 'plaintext' }}>
-                          {conditionText(r, t)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <SeverityBadge severity={r.severity} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Switch
-                          aria-label={t('RULES_ENABLED_OF', { name: r.name })}
-                          checked={r.enabled}
-                          disabled={toggle.isPending && toggle.variables?.id === r.id}
-                          onChange={() => toggle.mutate(r)}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        {count > 0 ? (
-                          <Anchor
-                            component={Link}
-                            to={ruleAlertsLink(r, own)}
-                            size="sm"
-                            aria-label={t('RULES_ACTIVE_ALERTS_OF', { count, name: r.name })}
-                          >
-                            {t('RULES_ACTIVE_COUNT', { count })}
-                          </Anchor>
-                        ) : (
-                          <Text size="sm" c="dimmed">
-                            {t('RULES_ACTIVE_COUNT', { count })}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4} wrap="nowrap">
-                          <ActionIcon
-                            variant="subtle"
-                            aria-label={t('RULES_EDIT', { name: r.name })}
-                            title={t('RULES_EDIT', { name: r.name })}
-                            onClick={() => dialog.edit(r)}
-                          >
-                            <IconPencil size={16} />
-                          </ActionIcon>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            aria-label={t('RULES_DELETE', { name: r.name })}
-                            title={t('RULES_DELETE', { name: r.name })}
-                            onClick={() => setDeleting(r)}
-                          >
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </TableScrollContainer>
+          <PlainTable<AlertRule>
+            verticalSpacing="sm"
+            highlightOnHover
+            aria-label={t('RULES_TITLE')}
+            minWidth={760}
+            scroll={{ scrollAreaProps: { viewportProps: { tabIndex: 0 } } }}
+            rows={rows}
+            rowKey={(r) => r.id}
+            rowProps={(r) => ({ 'data-rule-id': r.id })}
+            columns={[
+              {
+                label: t('RULES_NAME'),
+                cell: (r) => (
+                  <Text size="sm" fw={600}>
+                    {r.name}
+                  </Text>
+                ),
+              },
+              { label: t('TARGET'), cell: (r) => <TargetLabel target={r.target} /> },
+              {
+                label: t('RULES_CONDITION'),
+                cell: (r) => (
+                  <Text size="sm" dir="ltr" style={{ unicodeBidi: 'plaintext' }}>
+                    {conditionText(r, t)}
+                  </Text>
+                ),
+              },
+              { label: t('SEVERITY'), cell: (r) => <SeverityBadge severity={r.severity} /> },
+              {
+                label: t('RULES_ENABLED'),
+                cell: (r) => (
+                  <Switch
+                    aria-label={t('RULES_ENABLED_OF', { name: r.name })}
+                    checked={r.enabled}
+                    disabled={toggle.isPending && toggle.variables?.id === r.id}
+                    onChange={() => toggle.mutate(r)}
+                  />
+                ),
+              },
+              {
+                label: t('RULES_ACTIVE_ALERTS'),
+                cell: (r) => <ActiveCount rule={r} count={counts.get(r.id) ?? 0} own={own} />,
+              },
+              {
+                label: t('RULES_ACTIONS'),
+                cell: (r) => (
+                  <Group gap={4} wrap="nowrap">
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={t('RULES_EDIT', { name: r.name })}
+                      title={t('RULES_EDIT', { name: r.name })}
+                      onClick={() => dialog.edit(r)}
+                    >
+                      <IconPencil size={16} />
+                    </ActionIcon>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('RULES_DELETE', { name: r.name })}
+                      title={t('RULES_DELETE', { name: r.name })}
+                      onClick={() => setDeleting(r)}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Group>
+                ),
+              },
+            ]}
+          />
         )}
       </Card>
 
