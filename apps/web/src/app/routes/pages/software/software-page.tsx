@@ -240,20 +240,21 @@ function NewRollout({ packages }: { packages: SoftwarePackage[] }) {
         </Group>
         <Group grow wrap="wrap" align="flex-end">
           <NumberInput label={t('SOFTWARE_WAVE_WAIT')} value={wait} onChange={setWait} min={0} miw={120} />
-          <TextInput
-            label={t('SOFTWARE_WINDOW_START')}
-            placeholder="22:00"
-            value={start}
-            onChange={(e) => setStart(e.currentTarget.value)}
-            miw={100}
-          />
-          <TextInput
-            label={t('SOFTWARE_WINDOW_END')}
-            placeholder="05:00"
-            value={end}
-            onChange={(e) => setEnd(e.currentTarget.value)}
-            miw={100}
-          />
+          {(
+            [
+              ['SOFTWARE_WINDOW_START', '22:00', start, setStart],
+              ['SOFTWARE_WINDOW_END', '05:00', end, setEnd],
+            ] as const
+          ).map(([label, example, value, set]) => (
+            <TextInput
+              key={label}
+              label={t(label)}
+              placeholder={example}
+              value={value}
+              onChange={(e) => set(e.currentTarget.value)}
+              miw={100}
+            />
+          ))}
           <NumberInput
             label={t('SOFTWARE_MAX_FAILURE')}
             value={maxFailure}
