@@ -35,6 +35,14 @@ export function pad3(value: number | null | undefined): string {
 // Building an Intl.DateTimeFormat costs ~0.2 ms, using one far less: one per (locale, style, zone), reused
 // (tables format thousands of dates).
 const DATE_FORMATS = new Map<string, Intl.DateTimeFormat>();
+const NUMERIC_DATE_TIME = {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+} as const;
 const DATE_STYLES = {
   /** en-GB with seconds: the parts the fixed English formats below are assembled from. */
   parts: {
@@ -55,6 +63,10 @@ const DATE_STYLES = {
     minute: '2-digit',
     hourCycle: 'h23',
   },
+  /** Numeric date and time with seconds, as `Date#toLocaleString(locale)` writes them (the bell's list). */
+  numeric: NUMERIC_DATE_TIME,
+  /** Numeric date and time on a 24-hour clock, in en-US the parts of a zone's wall clock (reports). */
+  wallClock: { ...NUMERIC_DATE_TIME, hourCycle: 'h23' },
   /** A short numeric date in the locale's own order (the console's shock alerts). */
   date: { year: '2-digit', month: 'numeric', day: 'numeric' },
 } satisfies Record<string, Intl.DateTimeFormatOptions>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ListPageSchema } from './common.ts';
+import { dateFormat } from './formatters.ts';
 import { isoInstant } from './instant.ts';
 import { SCOPE_KINDS } from './scope.ts';
 import { EMAIL_MAX, EMAIL_PATTERN } from './validation-rules.ts';
@@ -190,25 +191,9 @@ export const ReportScheduleListQuerySchema = z.object({
   ...ListPageSchema.shape,
 });
 
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** The wall clock of `zone` at `at`: year, month (0-11), day, hour, minute, second. */
 function wallClock(at: Date, zone: string) {
-  let f = zoneFormats.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    zoneFormats.set(zone, f);
-  }
-  const parts = f.formatToParts(at);
+  const parts = dateFormat('en-US', 'wallClock', zone).formatToParts(at);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return {
     y: get('year'),

@@ -1,5 +1,6 @@
-import { Anchor, Group } from '@mantine/core';
+import { Anchor, Group, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from './link.tsx';
 
@@ -13,5 +14,18 @@ export function BackToDashboard({ to }: { to: string }) {
         {t('LOG_BACK_TO_DASHBOARD')}
       </Group>
     </Anchor>
+  );
+}
+
+/** A screen's title with "Back to dashboard" above it and, below, what it shows (`children`). */
+export function BackTitle({ to, title, children }: { to: string; title: string; children?: ReactNode }) {
+  return (
+    <Stack gap={4}>
+      <BackToDashboard to={to} />
+      <Title order={1} fz="h2">
+        {title}
+      </Title>
+      {children}
+    </Stack>
   );
 }

@@ -1,7 +1,6 @@
 import type { Alert } from '@forecourt/contract/fleet';
-import { formatDateSafe } from '@forecourt/contract/formatters';
+import { dateFormat, formatDateSafe } from '@forecourt/contract/formatters';
 import { Anchor, Badge, CloseButton, Group, Popover, ScrollArea, Stack, Text } from '@mantine/core';
-import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SeverityBadge } from '../../components/alerts/alert-ack.tsx';
 import { ElementTarget, useOpenAfterMount } from '../../components/on-demand.tsx';
@@ -74,19 +73,8 @@ function NotificationList({
   onPick: () => void;
 }) {
   const { t, i18n } = useTranslation();
-  // What Date#toLocaleString(language) writes (date and time, numeric), built once instead of per item.
-  const format = useMemo(
-    () =>
-      new Intl.DateTimeFormat(i18n.language, {
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-      }),
-    [i18n.language],
-  );
+  // What Date#toLocaleString(language) writes, built once instead of per item.
+  const format = dateFormat(i18n.language, 'numeric');
   return (
     <ScrollArea.Autosize mah={360} type="auto">
       <Stack gap={0} component="ul" className="fc-notification-list" aria-label={t('NOTIFICATIONS')}>

@@ -97,11 +97,8 @@ export function NotificationsMenu() {
       {dropdown && (
         <dropdown.NotificationsDropdown
           target={anchored.target}
-          opened={opened}
           onChange={setOpened}
-          count={count}
-          items={items}
-          link={link}
+          {...{ opened, count, items, link }}
         />
       )}
     </>

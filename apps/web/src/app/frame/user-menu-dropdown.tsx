@@ -16,9 +16,8 @@ export function UserMenuDropdown({ id, target, opened, onChange, wallScreen }: U
   const { t } = useTranslation();
   return (
     <Menu
-      id={id}
+      {...{ id, onChange }}
       opened={useOpenAfterMount(opened)}
-      onChange={onChange}
       position="bottom-end"
       shadow="md"
       width={200}

@@ -244,10 +244,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
         {long && loaded && (
           <loaded.VirtualWindow
             count={filtered.length}
-            scrollRef={scrollRef}
-            height={height}
-            rowHeight={rowHeight}
-            overscan={overscan}
+            {...{ scrollRef, height, rowHeight, overscan }}
             onWindow={setVirtual}
           />
         )}

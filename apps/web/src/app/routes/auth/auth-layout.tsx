@@ -1,11 +1,12 @@
 import { Anchor, Box, Center, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router';
 import { LanguagePicker } from '../../../components/language-picker.tsx';
 import { Link } from '../../../components/link.tsx';
 import { Logo } from '../../../components/logo.tsx';
 import { ThemeSwitch } from '../../../components/theme-switch.tsx';
+import { useDocumentTitle } from '../../../lib/use-document-title.ts';
 
 /** The frame of the sign-in screens: logo, language and theme on top, one card in the middle. */
 export function AuthLayout() {
@@ -40,15 +41,7 @@ export function AuthLayout() {
 
 /** Title and subtitle at the top of every auth screen; the title names the browser tab too. */
 export function AuthHeading({ title, subtitle }: { title: string; subtitle?: ReactNode }) {
-  const { t } = useTranslation();
-  const appName = t('APP_NAME');
-  useEffect(() => {
-    const previous = document.title;
-    document.title = `${title} · ${appName}`;
-    return () => {
-      document.title = previous;
-    };
-  }, [title, appName]);
+  useDocumentTitle(title);
   return (
     <Stack gap={6} align="center" mb="lg">
       <Title order={1} fz={28} ta="center">

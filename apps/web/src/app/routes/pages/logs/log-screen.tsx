@@ -1,25 +1,13 @@
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  Center,
-  Group,
-  Loader,
-  Stack,
-  Table,
-  TableScrollContainer,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Box, Button, Card, Center, Group, Stack, Table, TableScrollContainer, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconAlertTriangle, IconDownload, IconLock, IconRefresh } from '@tabler/icons-react';
+import { IconDownload } from '@tabler/icons-react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { SILENCED_ROW_STYLE } from '../../../../components/alerts/silenced-badge.tsx';
-import { BackToDashboard } from '../../../../components/back-link.tsx';
+import { BackTitle } from '../../../../components/back-link.tsx';
+import { LoadFailed, LoadingState, ProblemAlert } from '../../../../components/page-parts.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatLocale } from '../../../../i18n/languages.ts';
 import { companyQueries } from '../../../../lib/api/companies.ts';
@@ -89,32 +77,25 @@ function ErrorState({ error, onRetry }: { error: unknown; onRetry: () => void })
   const status = isApiError(error) ? error.status : 0;
   if (status === 403)
     return (
-      <Alert color="red" variant="light" icon={<IconLock />} title={t('LOG_NOT_ALLOWED_TITLE')} role="alert">
+      <ProblemAlert lock title={t('LOG_NOT_ALLOWED_TITLE')}>
         {t('LOG_NOT_ALLOWED')}
-      </Alert>
+      </ProblemAlert>
     );
   if (status === 404)
     return (
-      <Alert
-        color="yellow"
-        variant="light"
-        icon={<IconAlertTriangle />}
-        title={t('LOG_NOT_FOUND_TITLE')}
-        role="alert"
-      >
+      <ProblemAlert color="yellow" title={t('LOG_NOT_FOUND_TITLE')}>
         {t('LOG_NOT_FOUND')}
-      </Alert>
+      </ProblemAlert>
     );
   const detail = isApiError(error) && error.errors.length ? error.errors.join(' ') : '';
   return (
-    <Alert color="red" variant="light" icon={<IconAlertTriangle />} title={t('LOG_ERROR_TITLE')} role="alert">
-      <Stack gap="xs" align="flex-start">
-        <Text size="sm">{detail || t('LOG_ERROR')}</Text>
-        <Button size="xs" variant="light" leftSection={<IconRefresh size={14} />} onClick={onRetry}>
-          {t('LOG_RETRY')}
-        </Button>
-      </Stack>
-    </Alert>
+    <LoadFailed
+      title={t('LOG_ERROR_TITLE')}
+      message={detail || t('LOG_ERROR')}
+      onRetry={onRetry}
+      retryLabel={t('LOG_RETRY')}
+      retryIcon
+    />
   );
 }
 
@@ -189,11 +170,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
   return (
     <Stack gap="md" data-testid={`log-${kind.key}`}>
       <Group justify="space-between" align="flex-end" wrap="wrap" gap="sm">
-        <Stack gap={4}>
-          <BackToDashboard to={dashboardPath(scope, site?.company_id)} />
-          <Title order={1} fz="h2">
-            {title}
-          </Title>
+        <BackTitle to={dashboardPath(scope, site?.company_id)} title={title}>
           <Text size="sm" c="dimmed">
             {scopeLabel}
           </Text>
@@ -202,7 +179,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
               {t('LOG_TIMES_IN', { zones: zonesShown.join(', ') })}
             </Text>
           )}
-        </Stack>
+        </BackTitle>
         <Button
           leftSection={<IconDownload size={16} />}
           variant="light"
@@ -222,9 +199,7 @@ export function LogScreen({ kind, scope }: LogScreenProps) {
 
       <Card withBorder padding={0} radius="md">
         {pages.isPending ? (
-          <Center py="xl" role="status" aria-label={t('LOG_LOADING')}>
-            <Loader size="sm" />
-          </Center>
+          <LoadingState py="xl" loaderSize="sm" label={t('LOG_LOADING')} />
         ) : pages.isError && rows.length === 0 ? (
           <Box p="md">
             <ErrorState error={pages.error} onRetry={() => void pages.refetch()} />

@@ -1,24 +1,11 @@
 import type { MaintenanceWindow } from '@forecourt/contract/maintenance';
 import type { TargetInput } from '@forecourt/contract/targets';
-import {
-  Alert,
-  Badge,
-  Box,
-  Button,
-  Card,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Switch,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconAlertTriangle, IconPlayerStop, IconPlus } from '@tabler/icons-react';
+import { Badge, Box, Button, Card, Group, Modal, Stack, Switch, Text, Title } from '@mantine/core';
+import { IconPlayerStop } from '@tabler/icons-react';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogActions, LoadFailed, LoadingState, PageTitleBar } from '../../../../components/page-parts.tsx';
 import { formatLocale } from '../../../../i18n/languages.ts';
 import { endWindow, maintenanceQueries } from '../../../../lib/api/maintenance.ts';
 import { QUERY_ROOTS } from '../../../../lib/api/query-keys.ts';
@@ -27,7 +14,6 @@ import { siteQueries } from '../../../../lib/api/sites.ts';
 import { errorText } from '../../../../lib/api-client.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
-import { DialogActions } from '../admin/components/row-actions.tsx';
 import { TargetLabel, useScopeText } from '../targets/target-label.tsx';
 import { MaintenanceFormModal } from './maintenance-form.tsx';
 import {
@@ -111,19 +97,12 @@ export default function MaintenancePage() {
 
   return (
     <Stack p="md" gap="md" data-testid="maintenance-page">
-      <Group justify="space-between" wrap="wrap" gap="sm">
-        <Stack gap={2}>
-          <Title order={1} size="h3">
-            {t('MAINT_TITLE')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('MAINT_INTRO')}
-          </Text>
-        </Stack>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-          {t('MAINT_CREATE')}
-        </Button>
-      </Group>
+      <PageTitleBar
+        title={t('MAINT_TITLE')}
+        intro={t('MAINT_INTRO')}
+        createLabel={t('MAINT_CREATE')}
+        onCreate={() => setCreating(true)}
+      />
       <Switch
         label={t('MAINT_SHOW_ENDED')}
         checked={showEnded}
@@ -131,24 +110,13 @@ export default function MaintenancePage() {
       />
 
       {list.isPending ? (
-        <Center py="xl" role="status" aria-label={t('LOADING')}>
-          <Loader size="sm" />
-        </Center>
+        <LoadingState py="xl" loaderSize="sm" />
       ) : list.isError ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle />}
+        <LoadFailed
           title={t('MAINT_LOAD_FAILED')}
-          role="alert"
-        >
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorText(list.error)}</Text>
-            <Button size="xs" variant="light" onClick={() => void list.refetch()}>
-              {t('RETRY')}
-            </Button>
-          </Stack>
-        </Alert>
+          message={errorText(list.error)}
+          onRetry={() => void list.refetch()}
+        />
       ) : groups.length === 0 ? (
         <Card withBorder radius="md" py="xl">
           <Text c="dimmed" ta="center">

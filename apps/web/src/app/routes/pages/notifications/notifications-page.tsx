@@ -6,6 +6,7 @@ import {
   DELIVERY_STATUSES,
   type Delivery,
   type DeliveryStatus,
+  type NotificationPolicy,
 } from '@forecourt/contract/notifications';
 import type { TargetInput } from '@forecourt/contract/targets';
 import {
@@ -19,17 +20,17 @@ import {
   NumberInput,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BackToDashboard } from '../../../../components/back-link.tsx';
+import { BackTitle } from '../../../../components/back-link.tsx';
+import { ErrorLine, RowButton } from '../../../../components/page-parts.tsx';
+import { PlainTable } from '../../../../components/plain-table.tsx';
 import { paths } from '../../../../config/paths.ts';
-import { errorText } from '../../../../lib/api-client.ts';
 import { useSession } from '../../../../lib/auth/session.ts';
 import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
 import { defaultTarget, TargetPicker } from '../targets/target-picker.tsx';
@@ -52,6 +53,15 @@ const STATUS_COLOR: Record<DeliveryStatus, string> = {
   failed: 'red',
 };
 
+function DeleteButton({ name, onClick }: { name: string; onClick: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <RowButton danger onClick={onClick} aria-label={t('NOTIFY_DELETE_NAMED', { name })}>
+      {t('NOTIFY_DELETE')}
+    </RowButton>
+  );
+}
+
 function DeliveryOutcome({ d }: { d: Delivery }) {
   const { t } = useTranslation();
   return (
@@ -66,6 +76,30 @@ function DeliveryOutcome({ d }: { d: Delivery }) {
         </Text>
       )}
     </Group>
+  );
+}
+
+/** One part of the page: a bordered card with its heading (and what goes beside it). */
+function Section({ title, aside, children }: { title: string; aside?: ReactNode; children: ReactNode }) {
+  const heading = (
+    <Title order={2} fz="h4">
+      {title}
+    </Title>
+  );
+  return (
+    <Card withBorder radius="md" padding="lg">
+      <Stack gap="sm">
+        {aside ? (
+          <Group justify="space-between" align="flex-end">
+            {heading}
+            {aside}
+          </Group>
+        ) : (
+          heading
+        )}
+        {children}
+      </Stack>
+    </Card>
   );
 }
 
@@ -107,118 +141,89 @@ function ContactPoints() {
     create.mutate();
   };
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Stack gap="sm">
-        <Title order={2} fz="h4">
-          {t('NOTIFY_CONTACT_POINTS')}
-        </Title>
-        {points.isError && (
-          <Text c="red" role="alert">
-            {errorText(points.error)}
-          </Text>
-        )}
-        {points.data?.length === 0 && <Text c="dimmed">{t('NOTIFY_NO_CONTACT_POINTS')}</Text>}
-        {!!points.data?.length && (
-          <Table.ScrollContainer minWidth={560}>
-            <Table aria-label={t('NOTIFY_CONTACT_POINTS')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('NOTIFY_NAME')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_KIND')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_WHERE')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_LAST_TEST')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {points.data.map((p: ContactPoint) => (
-                  <Table.Tr key={p.id}>
-                    <Table.Td>{p.name}</Table.Td>
-                    <Table.Td>{t(`NOTIFY_KIND_${p.kind.toUpperCase()}`)}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" lineClamp={1} style={{ wordBreak: 'break-all' }}>
-                        {p.kind === 'email' ? p.addresses.join(', ') : p.url}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{tested[p.id] && <DeliveryOutcome d={tested[p.id]!} />}</Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap" justify="flex-end">
-                        <Button
-                          size="xs"
-                          variant="light"
-                          loading={test.isPending && test.variables === p.id}
-                          onClick={() => test.mutate(p.id)}
-                          aria-label={t('NOTIFY_TEST_NAMED', { name: p.name })}
-                        >
-                          {t('NOTIFY_TEST')}
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          onClick={() => remove.mutate(p.id)}
-                          aria-label={t('NOTIFY_DELETE_NAMED', { name: p.name })}
-                        >
-                          {t('NOTIFY_DELETE')}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-        {test.isError && (
-          <Text size="sm" c="red" role="alert">
-            {errorText(test.error)}
-          </Text>
-        )}
-        <form onSubmit={submit} aria-label={t('NOTIFY_ADD_CONTACT_POINT')}>
-          <Stack gap="xs">
-            <Group grow align="flex-start" wrap="wrap">
-              <TextInput
-                label={t('NOTIFY_NAME')}
-                value={name}
-                onChange={(e) => setName(e.currentTarget.value)}
-                required
-              />
-              <NativeSelect
-                label={t('NOTIFY_KIND')}
-                value={kind}
-                onChange={(e) => setKind(e.currentTarget.value as ContactPointKind)}
-                data={CONTACT_POINT_KINDS.map((k) => ({
-                  value: k,
-                  label: t(`NOTIFY_KIND_${k.toUpperCase()}`),
-                }))}
-              />
-            </Group>
+    <Section title={t('NOTIFY_CONTACT_POINTS')}>
+      <ErrorLine error={points.error} />
+      {points.data?.length === 0 && <Text c="dimmed">{t('NOTIFY_NO_CONTACT_POINTS')}</Text>}
+      {!!points.data?.length && (
+        <PlainTable<ContactPoint>
+          aria-label={t('NOTIFY_CONTACT_POINTS')}
+          minWidth={560}
+          rows={points.data}
+          rowKey={(p) => p.id}
+          columns={[
+            { label: t('NOTIFY_NAME'), cell: (p) => p.name },
+            { label: t('NOTIFY_KIND'), cell: (p) => t(`NOTIFY_KIND_${p.kind.toUpperCase()}`) },
+            {
+              label: t('NOTIFY_WHERE'),
+              cell: (p) => (
+                <Text size="sm" lineClamp={1} style={{ wordBreak: 'break-all' }}>
+                  {p.kind === 'email' ? p.addresses.join(', ') : p.url}
+                </Text>
+              ),
+            },
+            {
+              label: t('NOTIFY_LAST_TEST'),
+              cell: (p) => tested[p.id] && <DeliveryOutcome d={tested[p.id]!} />,
+            },
+            {
+              label: null,
+              cell: (p) => (
+                <Group gap="xs" wrap="nowrap" justify="flex-end">
+                  <RowButton
+                    loading={test.isPending && test.variables === p.id}
+                    onClick={() => test.mutate(p.id)}
+                    aria-label={t('NOTIFY_TEST_NAMED', { name: p.name })}
+                  >
+                    {t('NOTIFY_TEST')}
+                  </RowButton>
+                  <DeleteButton name={p.name} onClick={() => remove.mutate(p.id)} />
+                </Group>
+              ),
+            },
+          ]}
+        />
+      )}
+      <ErrorLine size="sm" error={test.error} />
+      <form onSubmit={submit} aria-label={t('NOTIFY_ADD_CONTACT_POINT')}>
+        <Stack gap="xs">
+          <Group grow align="flex-start" wrap="wrap">
             <TextInput
-              label={kind === 'email' ? t('NOTIFY_ADDRESSES') : t('NOTIFY_URL')}
-              value={where}
-              onChange={(e) => setWhere(e.currentTarget.value)}
-              placeholder={kind === 'email' ? 'ops@example.com' : 'https://'}
+              label={t('NOTIFY_NAME')}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
               required
             />
-            {create.isError && (
-              <Text size="sm" c="red" role="alert">
-                {errorText(create.error)}
-              </Text>
-            )}
-            {secret && (
-              <Text size="sm" role="status">
-                {t('NOTIFY_SECRET_ONCE')} <Code>{secret}</Code>
-              </Text>
-            )}
-            <Group justify="flex-end">
-              <Button type="submit" loading={create.isPending}>
-                {t('NOTIFY_ADD_CONTACT_POINT')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Stack>
-    </Card>
+            <NativeSelect
+              label={t('NOTIFY_KIND')}
+              value={kind}
+              onChange={(e) => setKind(e.currentTarget.value as ContactPointKind)}
+              data={CONTACT_POINT_KINDS.map((k) => ({
+                value: k,
+                label: t(`NOTIFY_KIND_${k.toUpperCase()}`),
+              }))}
+            />
+          </Group>
+          <TextInput
+            label={kind === 'email' ? t('NOTIFY_ADDRESSES') : t('NOTIFY_URL')}
+            value={where}
+            onChange={(e) => setWhere(e.currentTarget.value)}
+            placeholder={kind === 'email' ? 'ops@example.com' : 'https://'}
+            required
+          />
+          <ErrorLine size="sm" error={create.error} />
+          {secret && (
+            <Text size="sm" role="status">
+              {t('NOTIFY_SECRET_ONCE')} <Code>{secret}</Code>
+            </Text>
+          )}
+          <Group justify="flex-end">
+            <Button type="submit" loading={create.isPending}>
+              {t('NOTIFY_ADD_CONTACT_POINT')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
   );
 }
 
@@ -254,117 +259,93 @@ function Policies() {
   const nameOf = (id: number) => points.data?.find((p) => p.id === id)?.name ?? `#${id}`;
   const choices = (points.data ?? []).map((p) => <Checkbox key={p.id} value={String(p.id)} label={p.name} />);
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Stack gap="sm">
-        <Title order={2} fz="h4">
-          {t('NOTIFY_POLICIES')}
-        </Title>
-        {policies.data?.length === 0 && <Text c="dimmed">{t('NOTIFY_NO_POLICIES')}</Text>}
-        {!!policies.data?.length && (
-          <Table.ScrollContainer minWidth={560}>
-            <Table aria-label={t('NOTIFY_POLICIES')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('NOTIFY_NAME')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_TARGET')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_MIN_SEVERITY')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_SEND_TO')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_ESCALATION')}</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {policies.data.map((p) => (
-                  <Table.Tr key={p.id}>
-                    <Table.Td>{p.name}</Table.Td>
-                    <Table.Td>
-                      {t(`NOTIFY_SCOPE_${p.target.scope.kind.toUpperCase()}`)} {p.target.scope.id}
-                      {p.target.tags.length > 0 && ` · ${p.target.tags.join(', ')}`}
-                    </Table.Td>
-                    <Table.Td>{t(`SEVERITY_${p.min_severity.toUpperCase()}`)}</Table.Td>
-                    <Table.Td>{p.contact_point_ids.map(nameOf).join(', ')}</Table.Td>
-                    <Table.Td>
-                      {p.escalate_after_s === null
-                        ? '—'
-                        : t('NOTIFY_ESCALATES', {
-                            minutes: Math.round(p.escalate_after_s / 60),
-                            to: p.escalate_to_ids.map(nameOf).join(', '),
-                          })}
-                    </Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        variant="subtle"
-                        color="red"
-                        onClick={() => remove.mutate(p.id)}
-                        aria-label={t('NOTIFY_DELETE_NAMED', { name: p.name })}
-                      >
-                        {t('NOTIFY_DELETE')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-        <form
-          aria-label={t('NOTIFY_ADD_POLICY')}
-          onSubmit={(e) => {
-            e.preventDefault();
-            create.mutate();
-          }}
-        >
-          <Stack gap="xs">
-            <TextInput
-              label={t('NOTIFY_NAME')}
-              value={name}
-              onChange={(e) => setName(e.currentTarget.value)}
-              required
+    <Section title={t('NOTIFY_POLICIES')}>
+      {policies.data?.length === 0 && <Text c="dimmed">{t('NOTIFY_NO_POLICIES')}</Text>}
+      {!!policies.data?.length && (
+        <PlainTable<NotificationPolicy>
+          aria-label={t('NOTIFY_POLICIES')}
+          minWidth={560}
+          rows={policies.data}
+          rowKey={(p) => p.id}
+          columns={[
+            { label: t('NOTIFY_NAME'), cell: (p) => p.name },
+            {
+              label: t('NOTIFY_TARGET'),
+              cell: (p) => (
+                <>
+                  {t(`NOTIFY_SCOPE_${p.target.scope.kind.toUpperCase()}`)} {p.target.scope.id}
+                  {p.target.tags.length > 0 && ` · ${p.target.tags.join(', ')}`}
+                </>
+              ),
+            },
+            { label: t('NOTIFY_MIN_SEVERITY'), cell: (p) => t(`SEVERITY_${p.min_severity.toUpperCase()}`) },
+            { label: t('NOTIFY_SEND_TO'), cell: (p) => p.contact_point_ids.map(nameOf).join(', ') },
+            {
+              label: t('NOTIFY_ESCALATION'),
+              cell: (p) =>
+                p.escalate_after_s === null
+                  ? '—'
+                  : t('NOTIFY_ESCALATES', {
+                      minutes: Math.round(p.escalate_after_s / 60),
+                      to: p.escalate_to_ids.map(nameOf).join(', '),
+                    }),
+            },
+            { label: null, cell: (p) => <DeleteButton name={p.name} onClick={() => remove.mutate(p.id)} /> },
+          ]}
+        />
+      )}
+      <form
+        aria-label={t('NOTIFY_ADD_POLICY')}
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Stack gap="xs">
+          <TextInput
+            label={t('NOTIFY_NAME')}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            required
+          />
+          <TargetPicker value={target} onChange={setTarget} />
+          <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
+            <NativeSelect
+              label={t('NOTIFY_MIN_SEVERITY')}
+              value={minSeverity}
+              onChange={(e) => setMinSeverity(e.currentTarget.value as Severity)}
+              data={SEVERITIES.map((s) => ({ value: s, label: t(`SEVERITY_${s.toUpperCase()}`) }))}
             />
-            <TargetPicker value={target} onChange={setTarget} />
-            <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
-              <NativeSelect
-                label={t('NOTIFY_MIN_SEVERITY')}
-                value={minSeverity}
-                onChange={(e) => setMinSeverity(e.currentTarget.value as Severity)}
-                data={SEVERITIES.map((s) => ({ value: s, label: t(`SEVERITY_${s.toUpperCase()}`) }))}
-              />
-            </SimpleGrid>
-            <Checkbox.Group label={t('NOTIFY_SEND_TO')} value={to} onChange={setTo}>
-              <Group gap="md" mt={4}>
-                {choices}
-              </Group>
-            </Checkbox.Group>
-            <NumberInput
-              label={t('NOTIFY_ESCALATE_AFTER')}
-              description={t('NOTIFY_ESCALATE_AFTER_HELP')}
-              value={after}
-              onChange={setAfter}
-              min={0}
-              maw={260}
-            />
-            <Checkbox.Group label={t('NOTIFY_ESCALATE_TO')} value={escalateTo} onChange={setEscalateTo}>
-              <Group gap="md" mt={4}>
-                {(points.data ?? []).map((p) => (
-                  <Checkbox key={p.id} value={String(p.id)} label={p.name} />
-                ))}
-              </Group>
-            </Checkbox.Group>
-            {create.isError && (
-              <Text size="sm" c="red" role="alert">
-                {errorText(create.error)}
-              </Text>
-            )}
-            <Group justify="flex-end">
-              <Button type="submit" loading={create.isPending}>
-                {t('NOTIFY_ADD_POLICY')}
-              </Button>
+          </SimpleGrid>
+          <Checkbox.Group label={t('NOTIFY_SEND_TO')} value={to} onChange={setTo}>
+            <Group gap="md" mt={4}>
+              {choices}
             </Group>
-          </Stack>
-        </form>
-      </Stack>
-    </Card>
+          </Checkbox.Group>
+          <NumberInput
+            label={t('NOTIFY_ESCALATE_AFTER')}
+            description={t('NOTIFY_ESCALATE_AFTER_HELP')}
+            value={after}
+            onChange={setAfter}
+            min={0}
+            maw={260}
+          />
+          <Checkbox.Group label={t('NOTIFY_ESCALATE_TO')} value={escalateTo} onChange={setEscalateTo}>
+            <Group gap="md" mt={4}>
+              {(points.data ?? []).map((p) => (
+                <Checkbox key={p.id} value={String(p.id)} label={p.name} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+          <ErrorLine size="sm" error={create.error} />
+          <Group justify="flex-end">
+            <Button type="submit" loading={create.isPending}>
+              {t('NOTIFY_ADD_POLICY')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Section>
   );
 }
 
@@ -375,62 +356,39 @@ function DeliveryLog() {
   const points = useQuery(contactPointsQuery());
   const nameOf = (id: number) => points.data?.find((p) => p.id === id)?.name ?? `#${id}`;
   return (
-    <Card withBorder radius="md" padding="lg">
-      <Stack gap="sm">
-        <Group justify="space-between" align="flex-end">
-          <Title order={2} fz="h4">
-            {t('NOTIFY_DELIVERIES')}
-          </Title>
-          <NativeSelect
-            label={t('NOTIFY_STATUS')}
-            value={status}
-            onChange={(e) => setStatus(e.currentTarget.value as DeliveryStatus | '')}
-            data={[
-              { value: '', label: t('NOTIFY_STATUS_ALL') },
-              ...DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`NOTIFY_STATUS_${s.toUpperCase()}`) })),
-            ]}
-          />
-        </Group>
-        {log.isError && (
-          <Text c="red" role="alert">
-            {errorText(log.error)}
-          </Text>
-        )}
-        {log.data?.length === 0 && <Text c="dimmed">{t('NOTIFY_NO_DELIVERIES')}</Text>}
-        {!!log.data?.length && (
-          <Table.ScrollContainer minWidth={560}>
-            <Table aria-label={t('NOTIFY_DELIVERIES')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('NOTIFY_WHEN')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_EVENT')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_CONTACT_POINT')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_ALERT')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_ATTEMPTS')}</Table.Th>
-                  <Table.Th>{t('NOTIFY_OUTCOME')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {log.data.map((d) => (
-                  <Table.Tr key={d.id}>
-                    <Table.Td>{new Date(d.created_at).toLocaleString()}</Table.Td>
-                    <Table.Td>
-                      <Code>{d.event}</Code>
-                    </Table.Td>
-                    <Table.Td>{nameOf(d.contact_point_id)}</Table.Td>
-                    <Table.Td>{d.alert_id ?? '—'}</Table.Td>
-                    <Table.Td>{d.attempts}</Table.Td>
-                    <Table.Td>
-                      <DeliveryOutcome d={d} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Stack>
-    </Card>
+    <Section
+      title={t('NOTIFY_DELIVERIES')}
+      aside={
+        <NativeSelect
+          label={t('NOTIFY_STATUS')}
+          value={status}
+          onChange={(e) => setStatus(e.currentTarget.value as DeliveryStatus | '')}
+          data={[
+            { value: '', label: t('NOTIFY_STATUS_ALL') },
+            ...DELIVERY_STATUSES.map((s) => ({ value: s, label: t(`NOTIFY_STATUS_${s.toUpperCase()}`) })),
+          ]}
+        />
+      }
+    >
+      <ErrorLine error={log.error} />
+      {log.data?.length === 0 && <Text c="dimmed">{t('NOTIFY_NO_DELIVERIES')}</Text>}
+      {!!log.data?.length && (
+        <PlainTable<Delivery>
+          aria-label={t('NOTIFY_DELIVERIES')}
+          minWidth={560}
+          rows={log.data}
+          rowKey={(d) => d.id}
+          columns={[
+            { label: t('NOTIFY_WHEN'), cell: (d) => new Date(d.created_at).toLocaleString() },
+            { label: t('NOTIFY_EVENT'), cell: (d) => <Code>{d.event}</Code> },
+            { label: t('NOTIFY_CONTACT_POINT'), cell: (d) => nameOf(d.contact_point_id) },
+            { label: t('NOTIFY_ALERT'), cell: (d) => d.alert_id ?? '—' },
+            { label: t('NOTIFY_ATTEMPTS'), cell: (d) => d.attempts },
+            { label: t('NOTIFY_OUTCOME'), cell: (d) => <DeliveryOutcome d={d} /> },
+          ]}
+        />
+      )}
+    </Section>
   );
 }
 
@@ -440,15 +398,11 @@ export default function NotificationsPage() {
   useDocumentTitle(t('NOTIFY_TITLE'));
   return (
     <Stack gap="md" maw={1100}>
-      <Stack gap={4}>
-        <BackToDashboard to={paths.agentDashboard} />
-        <Title order={1} fz="h2">
-          {t('NOTIFY_TITLE')}
-        </Title>
+      <BackTitle to={paths.agentDashboard} title={t('NOTIFY_TITLE')}>
         <Text c="dimmed" size="sm">
           {t('NOTIFY_INTRO')}
         </Text>
-      </Stack>
+      </BackTitle>
       <ContactPoints />
       <Policies />
       <DeliveryLog />

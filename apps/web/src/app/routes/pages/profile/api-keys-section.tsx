@@ -7,7 +7,6 @@ import {
   Card,
   Checkbox,
   Code,
-  CopyButton,
   Group,
   Loader,
   Modal,
@@ -24,10 +23,11 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertTriangle, IconCheck, IconCopy, IconKey, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconKey, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CopySecretActions, DialogActions } from '../../../../components/page-parts.tsx';
 import { useDateWriters } from '../../../../i18n/format.ts';
 import { errorText } from '../../../../lib/api-client.ts';
 import { toast } from '../../../../lib/toast.ts';
@@ -98,21 +98,13 @@ function CreateKeyDialog({ opened, onClose }: { opened: boolean; onClose: () => 
           <Text size="xs" c="dimmed">
             {t('API_KEYS_HOW')} <Code>Authorization: ApiKey {created.prefix}…</Code>
           </Text>
-          <Group justify="flex-end">
-            <CopyButton value={created.token}>
-              {({ copied, copy }) => (
-                <Button
-                  variant="light"
-                  color={copied ? 'teal' : undefined}
-                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                  onClick={copy}
-                >
-                  {copied ? t('API_KEYS_COPIED') : t('API_KEYS_COPY')}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={close}>{t('API_KEYS_DONE')}</Button>
-          </Group>
+          <CopySecretActions
+            secret={created.token}
+            copyLabel={t('API_KEYS_COPY')}
+            copiedLabel={t('API_KEYS_COPIED')}
+            doneLabel={t('API_KEYS_DONE')}
+            onDone={close}
+          />
         </Stack>
       ) : (
         <form onSubmit={submit} noValidate aria-label={t('API_KEYS_NEW')}>
@@ -145,19 +137,11 @@ function CreateKeyDialog({ opened, onClose }: { opened: boolean; onClose: () => 
                 { value: 'never', label: t('API_KEYS_EXPIRY_NEVER') },
               ]}
             />
-            {mutation.error && (
-              <Alert color="red" variant="light" role="alert">
-                {errorText(mutation.error)}
-              </Alert>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('CANCEL')}
-              </Button>
+            <DialogActions error={mutation.error} describe={errorText} onCancel={close}>
               <Button type="submit" leftSection={<IconKey size={16} />} loading={mutation.isPending}>
                 {t('API_KEYS_CREATE')}
               </Button>
-            </Group>
+            </DialogActions>
           </Stack>
         </form>
       )}
@@ -190,19 +174,11 @@ function DeleteKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: 
     >
       <Stack gap="sm">
         <Text size="sm">{t('API_KEYS_DELETE_TEXT')}</Text>
-        {mutation.error && (
-          <Alert color="red" variant="light" role="alert">
-            {errorText(mutation.error)}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            {t('CANCEL')}
-          </Button>
+        <DialogActions error={mutation.error} describe={errorText} onCancel={close}>
           <Button color="red" loading={mutation.isPending} onClick={() => apiKey && mutation.mutate(apiKey)}>
             {t('API_KEYS_DELETE')}
           </Button>
-        </Group>
+        </DialogActions>
       </Stack>
     </Modal>
   );

@@ -30,7 +30,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { BackToDashboard } from '../../../../components/back-link.tsx';
+import { BackTitle } from '../../../../components/back-link.tsx';
 import { FormAlerts } from '../../../../components/form-alerts.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { translateMessage } from '../../../../i18n/messages.ts';
@@ -366,12 +366,7 @@ export default function ProfilePage() {
   if (!user) return null;
   return (
     <Stack gap="md" maw={960}>
-      <Stack gap={4}>
-        <BackToDashboard to={paths.agentDashboard} />
-        <Title order={1} fz="h2">
-          {t('PROFILE_TITLE')}
-        </Title>
-      </Stack>
+      <BackTitle to={paths.agentDashboard} title={t('PROFILE_TITLE')} />
       <ProfileCard user={user} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         <ProfileEditForm key={user.id} user={user} />

@@ -13,7 +13,6 @@ import {
   SegmentedControl,
   Select,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
@@ -21,6 +20,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RowButton } from '../../../../components/page-parts.tsx';
+import { PlainTable } from '../../../../components/plain-table.tsx';
 import { formatLocale } from '../../../../i18n/languages.ts';
 import { errorText } from '../../../../lib/api-client.ts';
 import type { Scope } from '../../../../lib/scope.ts';
@@ -41,6 +42,9 @@ import {
 
 // Chart.js comes with the chart, once there is something to draw.
 const AvailabilityChart = lazy(() => import('./availability-chart.tsx'));
+
+/** A number column (aligned to the end) hidden on a phone. */
+const WIDE_END = { ta: 'end', visibleFrom: 'sm' } as const;
 
 const PRESET_LABELS: Record<PeriodPreset, string> = {
   '7d': 'REPORTS_PRESET_7D',
@@ -194,22 +198,17 @@ function DownloadButtons({ url, what }: { url: (format: 'csv' | 'pdf') => string
   };
   return (
     <Group gap="xs">
-      <Button
-        variant="default"
-        size="xs"
-        onClick={() => get('csv')}
-        aria-label={t('REPORTS_DOWNLOAD_CSV', { what })}
-      >
-        CSV
-      </Button>
-      <Button
-        variant="default"
-        size="xs"
-        onClick={() => get('pdf')}
-        aria-label={t('REPORTS_DOWNLOAD_PDF', { what })}
-      >
-        PDF
-      </Button>
+      {(['csv', 'pdf'] as const).map((format) => (
+        <Button
+          key={format}
+          variant="default"
+          size="xs"
+          onClick={() => get(format)}
+          aria-label={t(`REPORTS_DOWNLOAD_${format.toUpperCase()}`, { what })}
+        >
+          {format.toUpperCase()}
+        </Button>
+      ))}
       {error && (
         <Text c="red" fz="sm" role="alert">
           {error}
@@ -239,23 +238,10 @@ function AvailabilitySection({
   const chartPercent = useCallback((v: number) => percent(v / 100), [percent]);
   const title = t('REPORTS_AVAILABILITY');
   const worst = (query.data?.rows ?? []).filter((r) => r.availability < 1).slice(0, 10);
-  const row = (r: AvailabilityRow | NonNullable<typeof query.data>['total'], total = false) => (
-    <Table.Tr key={total ? 'total' : r.id} fw={total ? 700 : undefined}>
-      <Table.Td>{total ? t('REPORTS_TOTAL') : r.name}</Table.Td>
-      <Table.Td ta="end">{percent(r.availability)}</Table.Td>
-      <Table.Td ta="end">{duration(r.downtime_s)}</Table.Td>
-      <Table.Td ta="end" visibleFrom="sm">
-        {duration(r.excluded_s)}
-      </Table.Td>
-      <Table.Td ta="end">{r.incidents}</Table.Td>
-      <Table.Td ta="end" visibleFrom="sm">
-        {duration(r.mtta_s)}
-      </Table.Td>
-      <Table.Td ta="end" visibleFrom="sm">
-        {duration(r.mttr_s)}
-      </Table.Td>
-    </Table.Tr>
-  );
+  type Line = { r: AvailabilityRow | NonNullable<typeof query.data>['total']; total: boolean };
+  const lines: Line[] = query.data
+    ? [...query.data.rows.map((r) => ({ r, total: false })), { r: query.data.total, total: true }]
+    : [];
   return (
     <Card withBorder component="section" aria-labelledby="reports-availability">
       <Group justify="space-between" mb="sm" wrap="wrap">
@@ -285,31 +271,26 @@ function AvailabilitySection({
               {t('REPORTS_NO_DOWNTIME')}
             </Text>
           )}
-          <Table.ScrollContainer minWidth={320}>
-            <Table striped aria-label={title}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t(groupBy === 'site' ? 'REPORTS_SITE' : 'REPORTS_TERMINAL')}</Table.Th>
-                  <Table.Th ta="end">{t('REPORTS_AVAILABILITY_COL')}</Table.Th>
-                  <Table.Th ta="end">{t('REPORTS_DOWNTIME')}</Table.Th>
-                  <Table.Th ta="end" visibleFrom="sm">
-                    {t('REPORTS_MAINTENANCE')}
-                  </Table.Th>
-                  <Table.Th ta="end">{t('REPORTS_INCIDENTS')}</Table.Th>
-                  <Table.Th ta="end" visibleFrom="sm">
-                    {t('REPORTS_MTTA')}
-                  </Table.Th>
-                  <Table.Th ta="end" visibleFrom="sm">
-                    {t('REPORTS_MTTR')}
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {query.data.rows.map((r) => row(r))}
-                {row(query.data.total, true)}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <PlainTable<Line>
+            striped
+            aria-label={title}
+            minWidth={320}
+            rows={lines}
+            rowKey={({ r, total }) => (total || r.id === null ? 'total' : r.id)}
+            rowProps={({ total }) => ({ fw: total ? 700 : undefined })}
+            columns={[
+              {
+                label: t(groupBy === 'site' ? 'REPORTS_SITE' : 'REPORTS_TERMINAL'),
+                cell: ({ r, total }) => (total ? t('REPORTS_TOTAL') : r.name),
+              },
+              { label: t('REPORTS_AVAILABILITY_COL'), ta: 'end', cell: ({ r }) => percent(r.availability) },
+              { label: t('REPORTS_DOWNTIME'), ta: 'end', cell: ({ r }) => duration(r.downtime_s) },
+              { label: t('REPORTS_MAINTENANCE'), ...WIDE_END, cell: ({ r }) => duration(r.excluded_s) },
+              { label: t('REPORTS_INCIDENTS'), ta: 'end', cell: ({ r }) => r.incidents },
+              { label: t('REPORTS_MTTA'), ...WIDE_END, cell: ({ r }) => duration(r.mtta_s) },
+              { label: t('REPORTS_MTTR'), ...WIDE_END, cell: ({ r }) => duration(r.mttr_s) },
+            ]}
+          />
         </Stack>
       )}
     </Card>
@@ -321,27 +302,6 @@ function AlertsSection({ scope, period }: { scope: Scope; period: Period }) {
   const duration = useDuration();
   const query = useQuery(reportQueries.alerts(scope, period));
   const title = t('REPORTS_ALERTS');
-  const cells = (r: AlertsReportRow) => (
-    <Table.Tr key={r.event_type}>
-      <Table.Td>{r.name}</Table.Td>
-      <Table.Td visibleFrom="sm">{r.severity}</Table.Td>
-      <Table.Td ta="end">{r.count}</Table.Td>
-      <Table.Td ta="end" visibleFrom="sm">
-        {r.silenced}
-      </Table.Td>
-      <Table.Td ta="end" visibleFrom="sm">
-        {r.acknowledged}
-      </Table.Td>
-      <Table.Td ta="end" visibleFrom="sm">
-        {r.cleared}
-      </Table.Td>
-      <Table.Td ta="end">{duration(r.mtta_s)}</Table.Td>
-      <Table.Td ta="end">{duration(r.mttr_s)}</Table.Td>
-      <Table.Td ta="end" visibleFrom="sm">
-        {duration(r.p90_ttr_s)}
-      </Table.Td>
-    </Table.Tr>
-  );
   return (
     <Card withBorder component="section" aria-labelledby="reports-alerts">
       <Group justify="space-between" mb="sm" wrap="wrap">
@@ -358,34 +318,52 @@ function AlertsSection({ scope, period }: { scope: Scope; period: Period }) {
             {t('REPORTS_NO_ALERTS')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={320}>
-            <Table striped aria-label={title}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('REPORTS_EVENT_TYPE')}</Table.Th>
-                  <Table.Th visibleFrom="sm">{t('REPORTS_SEVERITY')}</Table.Th>
-                  <Table.Th ta="end">{t('REPORTS_COUNT')}</Table.Th>
-                  <Table.Th ta="end" visibleFrom="sm">
-                    {t('REPORTS_SILENCED')}
-                  </Table.Th>
-                  <Table.Th ta="end" visibleFrom="sm">
-                    {t('REPORTS_ACKNOWLEDGED')}
-                  </Table.Th>
-                  <Table.Th ta="end" visibleFrom="sm">
-                    {t('REPORTS_CLEARED')}
-                  </Table.Th>
-                  <Table.Th ta="end">{t('REPORTS_MTTA')}</Table.Th>
-                  <Table.Th ta="end">{t('REPORTS_MTTR')}</Table.Th>
-                  <Table.Th ta="end" visibleFrom="sm">
-                    {t('REPORTS_P90_TTR')}
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>{query.data.map(cells)}</Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <PlainTable<AlertsReportRow>
+            striped
+            aria-label={title}
+            minWidth={320}
+            rows={query.data}
+            rowKey={(r) => r.event_type}
+            columns={[
+              { label: t('REPORTS_EVENT_TYPE'), cell: (r) => r.name },
+              { label: t('REPORTS_SEVERITY'), visibleFrom: 'sm', cell: (r) => r.severity },
+              { label: t('REPORTS_COUNT'), ta: 'end', cell: (r) => r.count },
+              { label: t('REPORTS_SILENCED'), ...WIDE_END, cell: (r) => r.silenced },
+              { label: t('REPORTS_ACKNOWLEDGED'), ...WIDE_END, cell: (r) => r.acknowledged },
+              { label: t('REPORTS_CLEARED'), ...WIDE_END, cell: (r) => r.cleared },
+              { label: t('REPORTS_MTTA'), ta: 'end', cell: (r) => duration(r.mtta_s) },
+              { label: t('REPORTS_MTTR'), ta: 'end', cell: (r) => duration(r.mttr_s) },
+              { label: t('REPORTS_P90_TTR'), ...WIDE_END, cell: (r) => duration(r.p90_ttr_s) },
+            ]}
+          />
         ))}
     </Card>
+  );
+}
+
+/** A select of a few fixed choices (value: label), one always chosen. */
+function ChoiceSelect<V extends string>({
+  label,
+  value,
+  onChange,
+  choices,
+  w,
+}: {
+  label: string;
+  value: V;
+  onChange: (value: V) => void;
+  choices: Record<V, string>;
+  w: number;
+}) {
+  return (
+    <Select
+      label={label}
+      value={value}
+      onChange={(v) => v && onChange(v as V)}
+      data={Object.entries<string>(choices).map(([v, l]) => ({ value: v, label: l }))}
+      allowDeselect={false}
+      w={w}
+    />
   );
 }
 
@@ -444,48 +422,41 @@ function SchedulesSection({ scope, options }: { scope: Scope; options: ScopeOpti
           </Text>
         )}
         {query.data && query.data.length > 0 && (
-          <Table.ScrollContainer minWidth={320}>
-            <Table aria-label={t('REPORTS_SCHEDULES')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('REPORTS_SCHEDULE')}</Table.Th>
-                  <Table.Th visibleFrom="sm">{t('REPORTS_RECIPIENTS')}</Table.Th>
-                  <Table.Th visibleFrom="sm">{t('REPORTS_NEXT_RUN')}</Table.Th>
-                  <Table.Th>{t('REPORTS_ACTIONS')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {query.data.map((s) => (
-                  <Table.Tr key={s.id}>
-                    <Table.Td>{label(s)}</Table.Td>
-                    <Table.Td visibleFrom="sm">{s.recipients.join(', ')}</Table.Td>
-                    <Table.Td visibleFrom="sm">{`${when.format(new Date(s.next_run_at))} UTC`}</Table.Td>
-                    <Table.Td>
-                      <Group gap="xs" wrap="nowrap">
-                        <Button
-                          size="xs"
-                          variant="light"
-                          onClick={() => run.mutate(s.id)}
-                          aria-label={t('REPORTS_RUN_NOW_OF', { name: label(s) })}
-                        >
-                          {t('REPORTS_RUN_NOW')}
-                        </Button>
-                        <Button
-                          size="xs"
-                          variant="subtle"
-                          color="red"
-                          onClick={() => remove.mutate(s.id)}
-                          aria-label={t('REPORTS_DELETE_OF', { name: label(s) })}
-                        >
-                          {t('REPORTS_DELETE')}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <PlainTable<ReportSchedule>
+            aria-label={t('REPORTS_SCHEDULES')}
+            minWidth={320}
+            rows={query.data}
+            rowKey={(s) => s.id}
+            columns={[
+              { label: t('REPORTS_SCHEDULE'), cell: label },
+              { label: t('REPORTS_RECIPIENTS'), visibleFrom: 'sm', cell: (s) => s.recipients.join(', ') },
+              {
+                label: t('REPORTS_NEXT_RUN'),
+                visibleFrom: 'sm',
+                cell: (s) => `${when.format(new Date(s.next_run_at))} UTC`,
+              },
+              {
+                label: t('REPORTS_ACTIONS'),
+                cell: (s) => (
+                  <Group gap="xs" wrap="nowrap">
+                    <RowButton
+                      onClick={() => run.mutate(s.id)}
+                      aria-label={t('REPORTS_RUN_NOW_OF', { name: label(s) })}
+                    >
+                      {t('REPORTS_RUN_NOW')}
+                    </RowButton>
+                    <RowButton
+                      danger
+                      onClick={() => remove.mutate(s.id)}
+                      aria-label={t('REPORTS_DELETE_OF', { name: label(s) })}
+                    >
+                      {t('REPORTS_DELETE')}
+                    </RowButton>
+                  </Group>
+                ),
+              },
+            ]}
+          />
         )}
         <form
           onSubmit={(e) => {
@@ -494,37 +465,25 @@ function SchedulesSection({ scope, options }: { scope: Scope; options: ScopeOpti
           }}
         >
           <Group gap="sm" align="end" wrap="wrap">
-            <Select
+            <ChoiceSelect
               label={t('REPORTS_REPORT')}
               value={report}
-              onChange={(v) => v && setReport(v as typeof report)}
-              data={[
-                { value: 'availability', label: t('REPORTS_AVAILABILITY') },
-                { value: 'alerts', label: t('REPORTS_ALERTS') },
-              ]}
-              allowDeselect={false}
+              onChange={setReport}
+              choices={{ availability: t('REPORTS_AVAILABILITY'), alerts: t('REPORTS_ALERTS') }}
               w={170}
             />
-            <Select
+            <ChoiceSelect
               label={t('REPORTS_EVERY')}
               value={every}
-              onChange={(v) => v && setEvery(v as typeof every)}
-              data={[
-                { value: 'week', label: t('REPORTS_WEEKLY') },
-                { value: 'month', label: t('REPORTS_MONTHLY') },
-              ]}
-              allowDeselect={false}
+              onChange={setEvery}
+              choices={{ week: t('REPORTS_WEEKLY'), month: t('REPORTS_MONTHLY') }}
               w={140}
             />
-            <Select
+            <ChoiceSelect
               label={t('REPORTS_FORMAT')}
               value={format}
-              onChange={(v) => v && setFormat(v as typeof format)}
-              data={[
-                { value: 'pdf', label: 'PDF' },
-                { value: 'csv', label: 'CSV' },
-              ]}
-              allowDeselect={false}
+              onChange={setFormat}
+              choices={{ pdf: 'PDF', csv: 'CSV' }}
               w={100}
             />
             <TextInput

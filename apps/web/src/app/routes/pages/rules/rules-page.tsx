@@ -1,30 +1,22 @@
 import { type AlertRule, RULE_EVENT_TYPE } from '@forecourt/contract/alert-rules';
 import { logPath } from '@forecourt/contract/log-paths';
 import { userKind } from '@forecourt/contract/users';
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Button,
-  Card,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Switch,
-  Table,
-  TableScrollContainer,
-  Text,
-  Title,
-} from '@mantine/core';
-import { IconAlertTriangle, IconLock, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Button, Card, Center, Group, Modal, Stack, Switch, Text } from '@mantine/core';
+import { IconPencil, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SeverityBadge } from '../../../../components/alerts/alert-ack.tsx';
 import { Link } from '../../../../components/link.tsx';
+import {
+  DialogActions,
+  LoadFailed,
+  LoadingState,
+  NotAllowedPage,
+  PageTitleBar,
+} from '../../../../components/page-parts.tsx';
+import { PlainTable } from '../../../../components/plain-table.tsx';
 import { alertQueries, notificationScope } from '../../../../lib/api/alerts.ts';
 import { QUERY_ROOTS } from '../../../../lib/api/query-keys.ts';
 import { deleteRule, patchRule, ruleQueries } from '../../../../lib/api/rules.ts';
@@ -34,7 +26,6 @@ import type { Scope } from '../../../../lib/scope.ts';
 import { toast } from '../../../../lib/toast.ts';
 import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
 import { useEditDialog } from '../admin/components/admin-screen.tsx';
-import { DialogActions } from '../admin/components/row-actions.tsx';
 import { TargetLabel } from '../targets/target-label.tsx';
 import { RuleFormModal } from './rule-form.tsx';
 
@@ -76,23 +67,33 @@ export default function RulesPage() {
   const kind = userKind(user);
   if (kind !== 'agent' && kind !== 'company') {
     return (
-      <Stack p="md">
-        <Title order={1} size="h3">
-          {t('RULES_TITLE')}
-        </Title>
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconLock />}
-          title={t('RULES_NOT_ALLOWED_TITLE')}
-          role="alert"
-        >
-          {t('RULES_NOT_ALLOWED')}
-        </Alert>
-      </Stack>
+      <NotAllowedPage
+        title={t('RULES_TITLE')}
+        reason={t('RULES_NOT_ALLOWED_TITLE')}
+        text={t('RULES_NOT_ALLOWED')}
+      />
     );
   }
   return <RulesScreen />;
+}
+
+/** A rule's active alerts: a link to them in the alert log, or a dimmed nought. */
+function ActiveCount({ rule, count, own }: { rule: AlertRule; count: number; own: Scope }) {
+  const { t } = useTranslation();
+  return count > 0 ? (
+    <Anchor
+      component={Link}
+      to={ruleAlertsLink(rule, own)}
+      size="sm"
+      aria-label={t('RULES_ACTIVE_ALERTS_OF', { count, name: rule.name })}
+    >
+      {t('RULES_ACTIVE_COUNT', { count })}
+    </Anchor>
+  ) : (
+    <Text size="sm" c="dimmed">
+      {t('RULES_ACTIVE_COUNT', { count })}
+    </Text>
+  );
 }
 
 function RulesScreen() {
@@ -142,41 +143,23 @@ function RulesScreen() {
   const rows = rules.data ?? [];
   return (
     <Stack p="md" gap="md" data-testid="rules-page">
-      <Group justify="space-between" wrap="wrap" gap="sm">
-        <Stack gap={2}>
-          <Title order={1} size="h3">
-            {t('RULES_TITLE')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('RULES_INTRO')}
-          </Text>
-        </Stack>
-        <Button leftSection={<IconPlus size={16} />} onClick={dialog.create}>
-          {t('RULES_CREATE')}
-        </Button>
-      </Group>
+      <PageTitleBar
+        title={t('RULES_TITLE')}
+        intro={t('RULES_INTRO')}
+        createLabel={t('RULES_CREATE')}
+        onCreate={dialog.create}
+      />
 
       <Card withBorder padding={0} radius="md">
         {rules.isPending ? (
-          <Center py="xl" role="status" aria-label={t('LOADING')}>
-            <Loader size="sm" />
-          </Center>
+          <LoadingState py="xl" loaderSize="sm" />
         ) : rules.isError ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertTriangle />}
+          <LoadFailed
             title={t('RULES_LOAD_FAILED')}
-            role="alert"
+            message={errorText(rules.error)}
+            onRetry={() => void rules.refetch()}
             m="md"
-          >
-            <Stack gap="xs" align="flex-start">
-              <Text size="sm">{errorText(rules.error)}</Text>
-              <Button size="xs" variant="light" onClick={() => void rules.refetch()}>
-                {t('RETRY')}
-              </Button>
-            </Stack>
-          </Alert>
+          />
         ) : rows.length === 0 ? (
           <Center py="xl" px="md">
             <Text c="dimmed" ta="center">
@@ -184,91 +167,75 @@ function RulesScreen() {
             </Text>
           </Center>
         ) : (
-          <TableScrollContainer minWidth={760} scrollAreaProps={{ viewportProps: { tabIndex: 0 } }}>
-            <Table verticalSpacing="sm" highlightOnHover aria-label={t('RULES_TITLE')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('RULES_NAME')}</Table.Th>
-                  <Table.Th>{t('TARGET')}</Table.Th>
-                  <Table.Th>{t('RULES_CONDITION')}</Table.Th>
-                  <Table.Th>{t('SEVERITY')}</Table.Th>
-                  <Table.Th>{t('RULES_ENABLED')}</Table.Th>
-                  <Table.Th>{t('RULES_ACTIVE_ALERTS')}</Table.Th>
-                  <Table.Th>{t('RULES_ACTIONS')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((r) => {
-                  const count = counts.get(r.id) ?? 0;
-                  return (
-                    <Table.Tr key={r.id} data-rule-id={r.id}>
-                      <Table.Td>
-                        <Text size="sm" fw={600}>
-                          {r.name}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <TargetLabel target={r.target} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm" dir="ltr" style={{ unicodeBidi: 'plaintext' }}>
-                          {conditionText(r, t)}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <SeverityBadge severity={r.severity} />
-                      </Table.Td>
-                      <Table.Td>
-                        <Switch
-                          aria-label={t('RULES_ENABLED_OF', { name: r.name })}
-                          checked={r.enabled}
-                          disabled={toggle.isPending && toggle.variables?.id === r.id}
-                          onChange={() => toggle.mutate(r)}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        {count > 0 ? (
-                          <Anchor
-                            component={Link}
-                            to={ruleAlertsLink(r, own)}
-                            size="sm"
-                            aria-label={t('RULES_ACTIVE_ALERTS_OF', { count, name: r.name })}
-                          >
-                            {t('RULES_ACTIVE_COUNT', { count })}
-                          </Anchor>
-                        ) : (
-                          <Text size="sm" c="dimmed">
-                            {t('RULES_ACTIVE_COUNT', { count })}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Group gap={4} wrap="nowrap">
-                          <ActionIcon
-                            variant="subtle"
-                            aria-label={t('RULES_EDIT', { name: r.name })}
-                            title={t('RULES_EDIT', { name: r.name })}
-                            onClick={() => dialog.edit(r)}
-                          >
-                            <IconPencil size={16} />
-                          </ActionIcon>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            aria-label={t('RULES_DELETE', { name: r.name })}
-                            title={t('RULES_DELETE', { name: r.name })}
-                            onClick={() => setDeleting(r)}
-                          >
-                            <IconTrash size={16} />
-                          </ActionIcon>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </TableScrollContainer>
+          <PlainTable<AlertRule>
+            verticalSpacing="sm"
+            highlightOnHover
+            aria-label={t('RULES_TITLE')}
+            minWidth={760}
+            scroll={{ scrollAreaProps: { viewportProps: { tabIndex: 0 } } }}
+            rows={rows}
+            rowKey={(r) => r.id}
+            rowProps={(r) => ({ 'data-rule-id': r.id })}
+            columns={[
+              {
+                label: t('RULES_NAME'),
+                cell: (r) => (
+                  <Text size="sm" fw={600}>
+                    {r.name}
+                  </Text>
+                ),
+              },
+              { label: t('TARGET'), cell: (r) => <TargetLabel target={r.target} /> },
+              {
+                label: t('RULES_CONDITION'),
+                cell: (r) => (
+                  <Text size="sm" dir="ltr" style={{ unicodeBidi: 'plaintext' }}>
+                    {conditionText(r, t)}
+                  </Text>
+                ),
+              },
+              { label: t('SEVERITY'), cell: (r) => <SeverityBadge severity={r.severity} /> },
+              {
+                label: t('RULES_ENABLED'),
+                cell: (r) => (
+                  <Switch
+                    aria-label={t('RULES_ENABLED_OF', { name: r.name })}
+                    checked={r.enabled}
+                    disabled={toggle.isPending && toggle.variables?.id === r.id}
+                    onChange={() => toggle.mutate(r)}
+                  />
+                ),
+              },
+              {
+                label: t('RULES_ACTIVE_ALERTS'),
+                cell: (r) => <ActiveCount rule={r} count={counts.get(r.id) ?? 0} own={own} />,
+              },
+              {
+                label: t('RULES_ACTIONS'),
+                cell: (r) => (
+                  <Group gap={4} wrap="nowrap">
+                    <ActionIcon
+                      variant="subtle"
+                      aria-label={t('RULES_EDIT', { name: r.name })}
+                      title={t('RULES_EDIT', { name: r.name })}
+                      onClick={() => dialog.edit(r)}
+                    >
+                      <IconPencil size={16} />
+                    </ActionIcon>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('RULES_DELETE', { name: r.name })}
+                      title={t('RULES_DELETE', { name: r.name })}
+                      onClick={() => setDeleting(r)}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Group>
+                ),
+              },
+            ]}
+          />
         )}
       </Card>
 

@@ -3,25 +3,24 @@ import {
   Alert,
   Badge,
   Button,
-  Center,
   FileInput,
   Group,
-  Loader,
   NumberInput,
   Paper,
   Progress,
   Select,
   Stack,
-  Table,
   TagsInput,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '../../../../components/link.tsx';
+import { LoadingState, RowButton } from '../../../../components/page-parts.tsx';
+import { PlainTable } from '../../../../components/plain-table.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { errorText, isApiError } from '../../../../lib/api-client.ts';
 import { useSession } from '../../../../lib/auth/session.ts';
@@ -126,59 +125,48 @@ function Packages({ packages, loading }: { packages: SoftwarePackage[]; loading:
     onSuccess: () => void client.invalidateQueries({ queryKey: softwareQueries.all }),
     onError: (err) => toast.error(errorText(err)),
   });
-  if (loading)
-    return (
-      <Center mih={80} role="status" aria-label={t('LOADING')}>
-        <Loader />
-      </Center>
-    );
+  if (loading) return <LoadingState mih={80} />;
   if (!packages.length) return <Text c="dimmed">{t('SOFTWARE_NO_PACKAGES')}</Text>;
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table striped aria-label={t('SOFTWARE_PACKAGES')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('SOFTWARE_NAME')}</Table.Th>
-            <Table.Th>{t('SOFTWARE_VERSION')}</Table.Th>
-            <Table.Th>{t('SOFTWARE_KIND')}</Table.Th>
-            <Table.Th>{t('SOFTWARE_SIZE')}</Table.Th>
-            <Table.Th>SHA-256</Table.Th>
-            <Table.Th>{t('SOFTWARE_ACTIONS')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {packages.map((p) => (
-            <Table.Tr key={p.id}>
-              <Table.Td>{p.name}</Table.Td>
-              <Table.Td>{p.version}</Table.Td>
-              <Table.Td>
-                {p.kind === 'config' ? t('SOFTWARE_KIND_CONFIG') : t('SOFTWARE_KIND_SOFTWARE')}
-              </Table.Td>
-              <Table.Td>{bytes(p.size)}</Table.Td>
-              <Table.Td>
-                <Text ff="monospace" fz="xs" title={p.sha256}>
-                  {p.sha256.slice(0, 12)}…
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Button
-                  size="xs"
-                  variant="subtle"
-                  color="red"
-                  aria-label={t('SOFTWARE_DELETE_PACKAGE', { name: p.name, version: p.version })}
-                  onClick={() => {
-                    if (window.confirm(t('SOFTWARE_DELETE_CONFIRM', { name: p.name, version: p.version })))
-                      remove.mutate(p.id);
-                  }}
-                >
-                  {t('SOFTWARE_DELETE')}
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <PlainTable<SoftwarePackage>
+      striped
+      aria-label={t('SOFTWARE_PACKAGES')}
+      minWidth={560}
+      rows={packages}
+      rowKey={(p) => p.id}
+      columns={[
+        { label: t('SOFTWARE_NAME'), cell: (p) => p.name },
+        { label: t('SOFTWARE_VERSION'), cell: (p) => p.version },
+        {
+          label: t('SOFTWARE_KIND'),
+          cell: (p) => (p.kind === 'config' ? t('SOFTWARE_KIND_CONFIG') : t('SOFTWARE_KIND_SOFTWARE')),
+        },
+        { label: t('SOFTWARE_SIZE'), cell: (p) => bytes(p.size) },
+        {
+          label: 'SHA-256',
+          cell: (p) => (
+            <Text ff="monospace" fz="xs" title={p.sha256}>
+              {p.sha256.slice(0, 12)}…
+            </Text>
+          ),
+        },
+        {
+          label: t('SOFTWARE_ACTIONS'),
+          cell: (p) => (
+            <RowButton
+              danger
+              aria-label={t('SOFTWARE_DELETE_PACKAGE', { name: p.name, version: p.version })}
+              onClick={() => {
+                if (window.confirm(t('SOFTWARE_DELETE_CONFIRM', { name: p.name, version: p.version })))
+                  remove.mutate(p.id);
+              }}
+            >
+              {t('SOFTWARE_DELETE')}
+            </RowButton>
+          ),
+        },
+      ]}
+    />
   );
 }
 
@@ -252,20 +240,21 @@ function NewRollout({ packages }: { packages: SoftwarePackage[] }) {
         </Group>
         <Group grow wrap="wrap" align="flex-end">
           <NumberInput label={t('SOFTWARE_WAVE_WAIT')} value={wait} onChange={setWait} min={0} miw={120} />
-          <TextInput
-            label={t('SOFTWARE_WINDOW_START')}
-            placeholder="22:00"
-            value={start}
-            onChange={(e) => setStart(e.currentTarget.value)}
-            miw={100}
-          />
-          <TextInput
-            label={t('SOFTWARE_WINDOW_END')}
-            placeholder="05:00"
-            value={end}
-            onChange={(e) => setEnd(e.currentTarget.value)}
-            miw={100}
-          />
+          {(
+            [
+              ['SOFTWARE_WINDOW_START', '22:00', start, setStart],
+              ['SOFTWARE_WINDOW_END', '05:00', end, setEnd],
+            ] as const
+          ).map(([label, example, value, set]) => (
+            <TextInput
+              key={label}
+              label={t(label)}
+              placeholder={example}
+              value={value}
+              onChange={(e) => set(e.currentTarget.value)}
+              miw={100}
+            />
+          ))}
           <NumberInput
             label={t('SOFTWARE_MAX_FAILURE')}
             value={maxFailure}
@@ -296,66 +285,83 @@ function NewRollout({ packages }: { packages: SoftwarePackage[] }) {
   );
 }
 
+function RolloutProgress({ rollout: r }: { rollout: Rollout }) {
+  const { t } = useTranslation();
+  const total = Object.values(r.counts).reduce((a, b) => a + b, 0);
+  const finished = r.counts.done + r.counts.failed + r.counts.skipped;
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Progress value={total ? (finished * 100) / total : 0} w={100} aria-hidden />
+      <Text size="xs">
+        {finished}/{total}
+      </Text>
+      {r.counts.failed > 0 && (
+        <Badge color="red" size="xs">
+          {t('SOFTWARE_FAILED_N', { count: r.counts.failed })}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
 function Rollouts({ rollouts, loading }: { rollouts: Rollout[]; loading: boolean }) {
   const { t } = useTranslation();
-  if (loading)
-    return (
-      <Center mih={80} role="status" aria-label={t('LOADING')}>
-        <Loader />
-      </Center>
-    );
+  if (loading) return <LoadingState mih={80} />;
   if (!rollouts.length) return <Text c="dimmed">{t('SOFTWARE_NO_ROLLOUTS')}</Text>;
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table striped aria-label={t('SOFTWARE_ROLLOUTS')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>#</Table.Th>
-            <Table.Th>{t('SOFTWARE_PACKAGE')}</Table.Th>
-            <Table.Th>{t('SOFTWARE_STATE')}</Table.Th>
-            <Table.Th>{t('SOFTWARE_WAVE')}</Table.Th>
-            <Table.Th>{t('SOFTWARE_PROGRESS')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rollouts.map((r) => {
-            const total = Object.values(r.counts).reduce((a, b) => a + b, 0);
-            const finished = r.counts.done + r.counts.failed + r.counts.skipped;
-            return (
-              <Table.Tr key={r.id}>
-                <Table.Td>
-                  <Link to={paths.rollout(r.id)} aria-label={t('SOFTWARE_OPEN_ROLLOUT', { id: r.id })}>
-                    {r.id}
-                  </Link>
-                </Table.Td>
-                <Table.Td>
-                  {r.package ? `${r.package.name} ${r.package.version}` : `#${r.package_id}`}
-                </Table.Td>
-                <Table.Td>
-                  <StateBadge state={r.state} />
-                </Table.Td>
-                <Table.Td>
-                  {r.wave} / {r.waves.length}
-                </Table.Td>
-                <Table.Td miw={140}>
-                  <Group gap="xs" wrap="nowrap">
-                    <Progress value={total ? (finished * 100) / total : 0} w={100} aria-hidden />
-                    <Text size="xs">
-                      {finished}/{total}
-                    </Text>
-                    {r.counts.failed > 0 && (
-                      <Badge color="red" size="xs">
-                        {t('SOFTWARE_FAILED_N', { count: r.counts.failed })}
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <PlainTable<Rollout>
+      striped
+      aria-label={t('SOFTWARE_ROLLOUTS')}
+      minWidth={560}
+      rows={rollouts}
+      rowKey={(r) => r.id}
+      columns={[
+        {
+          label: '#',
+          cell: (r) => (
+            <Link to={paths.rollout(r.id)} aria-label={t('SOFTWARE_OPEN_ROLLOUT', { id: r.id })}>
+              {r.id}
+            </Link>
+          ),
+        },
+        {
+          label: t('SOFTWARE_PACKAGE'),
+          cell: (r) => (r.package ? `${r.package.name} ${r.package.version}` : `#${r.package_id}`),
+        },
+        { label: t('SOFTWARE_STATE'), cell: (r) => <StateBadge state={r.state} /> },
+        { label: t('SOFTWARE_WAVE'), cell: (r) => `${r.wave} / ${r.waves.length}` },
+        { label: t('SOFTWARE_PROGRESS'), td: { miw: 140 }, cell: (r) => <RolloutProgress rollout={r} /> },
+      ]}
+    />
+  );
+}
+
+/** A part of the page: its heading, its form, then its list (or why it failed to load). */
+function Part({
+  title,
+  form,
+  error,
+  children,
+}: {
+  title: string;
+  form: ReactNode;
+  error: Error | null;
+  children: ReactNode;
+}) {
+  return (
+    <Stack gap="sm">
+      <Title order={2} size="h4">
+        {title}
+      </Title>
+      {form}
+      {error ? (
+        <Alert color="red" role="alert">
+          {errorText(error)}
+        </Alert>
+      ) : (
+        children
+      )}
+    </Stack>
   );
 }
 
@@ -377,32 +383,16 @@ function SoftwarePage() {
       <Title order={1} size="h3">
         {t('SOFTWARE')}
       </Title>
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {t('SOFTWARE_PACKAGES')}
-        </Title>
-        <UploadForm />
-        {packagesQuery.isError ? (
-          <Alert color="red" role="alert">
-            {errorText(packagesQuery.error)}
-          </Alert>
-        ) : (
-          <Packages packages={packages} loading={packagesQuery.isPending} />
-        )}
-      </Stack>
-      <Stack gap="sm">
-        <Title order={2} size="h4">
-          {t('SOFTWARE_ROLLOUTS')}
-        </Title>
-        <NewRollout packages={packages} />
-        {rolloutsQuery.isError ? (
-          <Alert color="red" role="alert">
-            {errorText(rolloutsQuery.error)}
-          </Alert>
-        ) : (
-          <Rollouts rollouts={rollouts} loading={rolloutsQuery.isPending} />
-        )}
-      </Stack>
+      <Part title={t('SOFTWARE_PACKAGES')} form={<UploadForm />} error={packagesQuery.error}>
+        <Packages packages={packages} loading={packagesQuery.isPending} />
+      </Part>
+      <Part
+        title={t('SOFTWARE_ROLLOUTS')}
+        form={<NewRollout packages={packages} />}
+        error={rolloutsQuery.error}
+      >
+        <Rollouts rollouts={rollouts} loading={rolloutsQuery.isPending} />
+      </Part>
     </Stack>
   );
 }

@@ -84,20 +84,21 @@ export function RangeBar({ range, anchor, timeZone, description, onChange }: Ran
       {value === 'custom' && (
         <form onSubmit={apply} aria-label={t('TERMINAL_PAGE_RANGE_CUSTOM')}>
           <Group gap="sm" align="flex-end" wrap="wrap">
-            <TextInput
-              type="datetime-local"
-              label={t('TERMINAL_PAGE_RANGE_FROM')}
-              value={from}
-              onChange={(e) => setFrom(e.currentTarget.value)}
-              size="sm"
-            />
-            <TextInput
-              type="datetime-local"
-              label={t('TERMINAL_PAGE_RANGE_TO')}
-              value={to}
-              onChange={(e) => setTo(e.currentTarget.value)}
-              size="sm"
-            />
+            {(
+              [
+                ['TERMINAL_PAGE_RANGE_FROM', from, setFrom],
+                ['TERMINAL_PAGE_RANGE_TO', to, setTo],
+              ] as const
+            ).map(([label, value, set]) => (
+              <TextInput
+                key={label}
+                type="datetime-local"
+                label={t(label)}
+                value={value}
+                onChange={(e) => set(e.currentTarget.value)}
+                size="sm"
+              />
+            ))}
             <Button type="submit" size="sm" variant="light">
               {t('TERMINAL_PAGE_RANGE_APPLY')}
             </Button>

@@ -1,8 +1,8 @@
 import { TELEMETRY_SIGNALS } from '@forecourt/contract/telemetry-history';
-import { Anchor, Center, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams, useSearchParams } from 'react-router';
 import { Link } from '../../../../components/link.tsx';
@@ -10,8 +10,9 @@ import { widgetQueryState } from '../../../../components/widget-card.tsx';
 import { paths } from '../../../../config/paths.ts';
 import { formatLocale } from '../../../../i18n/languages.ts';
 import { siteQueries } from '../../../../lib/api/sites.ts';
+import { useDocumentTitle } from '../../../../lib/use-document-title.ts';
 import { parseId } from '../dashboards/dashboard-ids.ts';
-import { DashboardNotFound } from '../dashboards/dashboard-not-found.tsx';
+import { DashboardNotFound, NothingHere } from '../dashboards/dashboard-not-found.tsx';
 import { formatLogTime } from '../logs/log-time.ts';
 import { MaintenanceButton } from '../maintenance/maintenance-button.tsx';
 import { type ChartRange, readRange, resolveRange, writeRange, zoomRange } from './chart-range.ts';
@@ -66,27 +67,13 @@ function TerminalView({ siteId, terminalId }: { siteId: number; terminalId: numb
   const title = number
     ? t('TERMINAL_PAGE_TITLE', { number })
     : t('TERMINAL_PAGE_TITLE_ID', { id: terminalId });
-  useEffect(() => {
-    const previous = document.title;
-    document.title = `${title} · ${t('APP_NAME')}`;
-    return () => {
-      document.title = previous;
-    };
-  }, [title, t]);
+  useDocumentTitle(title);
 
   if (terminals.isSuccess && !terminal) {
-    return (
-      <Center mih={240}>
-        <Stack align="center" gap="xs">
-          <Title order={1} fz="h3">
-            {t('TERMINAL_PAGE_NOT_FOUND')}
-          </Title>
-          <Text c="dimmed">{t('TERMINAL_PAGE_NOT_FOUND_TEXT')}</Text>
-        </Stack>
-      </Center>
-    );
+    return <NothingHere title={t('TERMINAL_PAGE_NOT_FOUND')} text={t('TERMINAL_PAGE_NOT_FOUND_TEXT')} />;
   }
 
+  const shownRange = { range, anchor, timeZone };
   const shown = resolveRange(range, anchor);
   const description = t('TERMINAL_PAGE_RANGE_SHOWN', {
     from: formatLogTime(new Date(shown.from).toISOString(), timeZone, locale),
@@ -130,22 +117,14 @@ function TerminalView({ siteId, terminalId }: { siteId: number; terminalId: numb
           <Title order={2} fz="lg" id="terminal-history-title">
             {t('TERMINAL_PAGE_HISTORY')}
           </Title>
-          <RangeBar
-            range={range}
-            anchor={anchor}
-            timeZone={timeZone}
-            description={description}
-            onChange={setRange}
-          />
+          <RangeBar {...shownRange} description={description} onChange={setRange} />
           <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
             {TELEMETRY_SIGNALS.map((signal) => (
               <SignalChart
                 key={signal}
+                {...shownRange}
                 terminalId={terminalId}
                 signal={signal}
-                range={range}
-                anchor={anchor}
-                timeZone={timeZone}
                 onZoom={onZoom}
                 onRebase={rebase}
               />
@@ -156,18 +135,8 @@ function TerminalView({ siteId, terminalId }: { siteId: number; terminalId: numb
 
       {number && (
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-          <RecentAlertsCard
-            siteId={siteId}
-            terminalId={terminalId}
-            terminalNumber={number}
-            timeZone={timeZone}
-          />
-          <RecentCommandsCard
-            siteId={siteId}
-            terminalId={terminalId}
-            terminalNumber={number}
-            timeZone={timeZone}
-          />
+          <RecentAlertsCard {...{ siteId, terminalId, timeZone }} terminalNumber={number} />
+          <RecentCommandsCard {...{ siteId, terminalId, timeZone }} terminalNumber={number} />
         </SimpleGrid>
       )}
     </Stack>

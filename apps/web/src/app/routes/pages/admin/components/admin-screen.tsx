@@ -1,10 +1,11 @@
 import { userKind } from '@forecourt/contract/users';
-import { Alert, Button, Group, Stack, TextInput, Title } from '@mantine/core';
+import { Group, Stack, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconLock, IconPlus, IconSearch } from '@tabler/icons-react';
+import { IconSearch } from '@tabler/icons-react';
 import { type ComponentType, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { NotAllowedPage, PageTitleBar } from '../../../../../components/page-parts.tsx';
 import { useSession } from '../../../../../lib/auth/session.ts';
 import { useDocumentTitle } from '../../../../../lib/use-document-title.ts';
 
@@ -96,20 +97,11 @@ export function agentsOnly(titleKey: string, Page: ComponentType) {
     const { user } = useSession();
     if (userKind(user) === 'agent') return <Page />;
     return (
-      <Stack p="md">
-        <Title order={1} size="h3">
-          {t(titleKey)}
-        </Title>
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconLock />}
-          title={t('ADMIN_AGENTS_ONLY_TITLE')}
-          role="alert"
-        >
-          {t('ADMIN_AGENTS_ONLY')}
-        </Alert>
-      </Stack>
+      <NotAllowedPage
+        title={t(titleKey)}
+        reason={t('ADMIN_AGENTS_ONLY_TITLE')}
+        text={t('ADMIN_AGENTS_ONLY')}
+      />
     );
   };
 }
@@ -126,16 +118,7 @@ export function AdminScreen({
   useDocumentTitle(title);
   return (
     <Stack p="md" gap="md" data-testid="admin-screen">
-      <Group justify="space-between" wrap="wrap" gap="sm">
-        <Title order={1} size="h3">
-          {title}
-        </Title>
-        {createLabel && onCreate && (
-          <Button leftSection={<IconPlus size={16} />} onClick={onCreate}>
-            {createLabel}
-          </Button>
-        )}
-      </Group>
+      <PageTitleBar title={title} createLabel={createLabel} onCreate={onCreate} />
       {(searchable || filters) && (
         <Group gap="sm" align="flex-end" wrap="wrap">
           {searchable && <SearchBox label={title} />}

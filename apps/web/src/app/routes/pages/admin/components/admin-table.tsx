@@ -1,9 +1,9 @@
-import { Alert, Box, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
-import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { Box, Button, Group, Stack, Text } from '@mantine/core';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, type DataTableColumn } from '../../../../../components/data-table/data-table.tsx';
+import { LoadFailed, LoadingState } from '../../../../../components/page-parts.tsx';
 import type { Page } from '../api/admin-queries.ts';
 
 export interface AdminTableProps<T> {
@@ -30,33 +30,16 @@ export function AdminTable<T>({ query, columns, rowKey, label, q = '', height = 
   const rows = useMemo(() => query.data?.pages.flatMap((p) => p.rows) ?? [], [query.data]);
 
   if (query.isPending) {
-    return (
-      <Center mih={160} role="status" aria-label={t('LOADING')}>
-        <Loader />
-      </Center>
-    );
+    return <LoadingState mih={160} />;
   }
   if (query.isError && rows.length === 0) {
     return (
-      <Alert
-        color="red"
-        variant="light"
-        icon={<IconAlertTriangle />}
+      <LoadFailed
         title={t('ADMIN_LOAD_ERROR')}
-        role="alert"
-      >
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{query.error.message}</Text>
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconRefresh size={14} />}
-            onClick={() => query.refetch()}
-          >
-            {t('RETRY')}
-          </Button>
-        </Stack>
-      </Alert>
+        message={query.error.message}
+        onRetry={() => query.refetch()}
+        retryIcon
+      />
     );
   }
   if (rows.length === 0) {
@@ -70,11 +53,7 @@ export function AdminTable<T>({ query, columns, rowKey, label, q = '', height = 
     <Stack gap="xs">
       <Box h={boxHeight(rows.length, height)}>
         <DataTable
-          rows={rows}
-          columns={columns}
-          rowKey={rowKey}
-          label={label}
-          height={height}
+          {...{ rows, columns, rowKey, label, height }}
           searchable={false}
           followHeaderSearch={false}
         />

@@ -1,37 +1,10 @@
-import { ActionIcon, Alert, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { IconArchive, IconKey, IconPencil } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogActions } from '../../../../../components/page-parts.tsx';
 import { toast } from '../../../../../lib/toast.ts';
-
-/** The foot of a confirming dialog: why the last try failed, if it did, then Cancel and the action. */
-export function DialogActions({
-  error,
-  onCancel,
-  children,
-}: {
-  error: Error | null;
-  onCancel: () => void;
-  children: ReactNode;
-}) {
-  const { t } = useTranslation();
-  return (
-    <>
-      {error && (
-        <Alert color="red" variant="light" role="alert">
-          {error.message}
-        </Alert>
-      )}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onCancel}>
-          {t('CANCEL')}
-        </Button>
-        {children}
-      </Group>
-    </>
-  );
-}
 
 export interface RowActionsProps {
   /** How the row is named in the buttons' accessible names and the texts. */

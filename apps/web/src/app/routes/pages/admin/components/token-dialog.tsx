@@ -1,10 +1,10 @@
-import { Alert, Button, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
+import { Alert, Button, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle, IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CopySecretActions, DialogActions } from '../../../../../components/page-parts.tsx';
 import { provisionDeviceToken } from '../api/admin-mutations.ts';
-import { DialogActions } from './row-actions.tsx';
 
 export interface TokenDialogProps {
   /** The terminal (database id) and its number, for the texts. */
@@ -68,21 +68,13 @@ export function TokenDialog({ terminal, opened, onClose }: TokenDialogProps) {
             styles={{ input: { fontFamily: 'monospace' } }}
             data-testid="device-token"
           />
-          <Group justify="flex-end">
-            <CopyButton value={token}>
-              {({ copied, copy }) => (
-                <Button
-                  variant="light"
-                  color={copied ? 'teal' : undefined}
-                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
-                  onClick={copy}
-                >
-                  {copied ? t('ADMIN_TOKEN_COPIED') : t('ADMIN_TOKEN_COPY')}
-                </Button>
-              )}
-            </CopyButton>
-            <Button onClick={close}>{t('ADMIN_DONE')}</Button>
-          </Group>
+          <CopySecretActions
+            secret={token}
+            copyLabel={t('ADMIN_TOKEN_COPY')}
+            copiedLabel={t('ADMIN_TOKEN_COPIED')}
+            doneLabel={t('ADMIN_DONE')}
+            onDone={close}
+          />
         </Stack>
       )}
     </Modal>
