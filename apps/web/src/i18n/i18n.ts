@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import { storage } from '../lib/storage.ts';
 import { fetchBackend } from './fetch-backend.ts';
 import { applyDocumentLanguage, FALLBACK_LANGUAGE, LANGUAGE_KEY, LANGUAGES } from './languages.ts';
+import { translationsUrl } from './translations-url.ts';
 
 export function initialLanguage(): string {
   const saved = storage.get(LANGUAGE_KEY);
@@ -21,7 +22,7 @@ export function createI18n(): I18n {
   // Before the first render, so an Arabic page is laid out right to left from the start.
   applyDocumentLanguage(lng);
   const init = instance
-    .use(fetchBackend((lang) => `${import.meta.env.BASE_URL}assets/i18n/${lang}.json?v=${__I18N_VERSION__}`))
+    .use(fetchBackend((lang) => translationsUrl(import.meta.env.BASE_URL, lang, __I18N_VERSION__)))
     .use(initReactI18next)
     .init({
       lng,

@@ -5,7 +5,14 @@ import type { Rollup } from 'vite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TOKEN_KEY, USER_KEY } from '../../lib/auth/session.ts';
 import { fakeJwt } from '../../testing/fetch-mock.ts';
-import { buildThemeInit, filesOf, fillThemeInit, lowPriorityEntry, VIEWS_MARKER } from './boot-plugin.ts';
+import {
+  buildThemeInit,
+  filesOf,
+  fillThemeInit,
+  lowPriorityEntry,
+  TRANSLATIONS_MARKER,
+  VIEWS_MARKER,
+} from './boot-plugin.ts';
 import { bootPlan } from './plan.ts';
 
 const themeInit = readFileSync(
@@ -61,7 +68,11 @@ describe('the boot plugin', () => {
     expect(themeInit).toContain(`'${USER_KEY}'`);
     const filled = fillThemeInit(themeInit, [['*', ['/assets/a.js']]]);
     expect(filled).toContain('const views = [["*",["/assets/a.js"]]];');
+    expect(fillThemeInit(themeInit, [], { en: '/e.json' })).toContain(
+      'const translations = {"en":"/e.json"};',
+    );
     expect(() => fillThemeInit('// nothing', [])).toThrow(VIEWS_MARKER);
+    expect(() => fillThemeInit(VIEWS_MARKER, [])).toThrow(TRANSLATIONS_MARKER);
   });
 
   it("plans every dashboard route of the route table, and the agent's first view from the descriptors", () => {
@@ -97,6 +108,31 @@ describe('the boot plugin', () => {
       ['modulepreload', 'script', '', `${location.origin}/assets/a.js`],
       ['preload', 'style', '', `${location.origin}/assets/a.css`],
     ]);
+  });
+
+  it("with a session stored, asks for the stored language's translations and the fallback's, as i18next reads them", () => {
+    localStorage.setItem(TOKEN_KEY, fakeJwt({ exp: Math.floor(Date.now() / 1000) + 600 }));
+    localStorage.setItem(USER_KEY, JSON.stringify({ username: 'agent' }));
+    window.location.hash = '#/agent/7/dashboard';
+    const translations = { en: '/assets/i18n/en.json?v=1', fr: '/assets/i18n/fr.json?v=1' };
+    const build = () => new Function(buildThemeInit(themeInit, VIEWS, translations))();
+    const asked = () => links().filter((l) => l[1] === 'fetch');
+    build();
+    expect(asked()).toEqual([['preload', 'fetch', '', `${location.origin}/assets/i18n/en.json?v=1`]]);
+    for (const link of document.head.querySelectorAll('link')) link.remove();
+    localStorage.setItem('fc-language', 'fr');
+    build();
+    expect(asked().map((l) => l[3]?.replace(location.origin, ''))).toEqual([
+      '/assets/i18n/fr.json?v=1',
+      '/assets/i18n/en.json?v=1',
+    ]);
+    document.documentElement.removeAttribute('dir');
+    document.documentElement.setAttribute('lang', 'en');
+    // Signed out, none.
+    for (const link of document.head.querySelectorAll('link')) link.remove();
+    localStorage.removeItem(TOKEN_KEY);
+    build();
+    expect(links()).toEqual([]);
   });
 
   it('asks for the first view of the dashboard the address names, else for the frame', () => {

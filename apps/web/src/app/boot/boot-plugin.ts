@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CodeSplittingGroup } from 'rolldown';
 import { minifySync, type Plugin, type ResolvedConfig, type Rollup } from 'vite';
+import { translationsUrl } from '../../i18n/translations-url.ts';
 import type { BootPlan } from './plan.ts';
 
 /**
@@ -13,6 +14,7 @@ import type { BootPlan } from './plan.ts';
  * under '*'. Without a session (the login route) it asks for nothing. In dev the list stays empty.
  */
 export const VIEWS_MARKER = 'const views = [];';
+export const TRANSLATIONS_MARKER = 'const translations = {};';
 
 /** A module id as the bundler writes it, for comparison with a path. */
 const norm = (id: string) => id.split('?')[0].replaceAll('\\', '/');
@@ -65,20 +67,35 @@ export function filesOf(bundle: Rollup.OutputBundle, modules: ReadonlySet<string
   return [...js, ...css].map((file) => `${base}${file}`);
 }
 
-/** theme-init.js with its list of views filled in; an error when the marker is missing (the two would have drifted). */
-export function fillThemeInit(source: string, views: [route: string, files: string[]][]): string {
-  if (!source.includes(VIEWS_MARKER)) {
-    throw new Error(`theme-init.js lacks "${VIEWS_MARKER}" (app/boot/boot-plugin.ts fills it)`);
+/**
+ * theme-init.js with its list of views and its translations' addresses by language filled in; an error when a
+ * marker is missing (the two would have drifted).
+ */
+export function fillThemeInit(
+  source: string,
+  views: [route: string, files: string[]][],
+  translations: Record<string, string> = {},
+): string {
+  for (const marker of [VIEWS_MARKER, TRANSLATIONS_MARKER]) {
+    if (!source.includes(marker)) {
+      throw new Error(`theme-init.js lacks "${marker}" (app/boot/boot-plugin.ts fills it)`);
+    }
   }
-  return source.replace(VIEWS_MARKER, `const views = ${JSON.stringify(views)};`);
+  return source
+    .replace(VIEWS_MARKER, `const views = ${JSON.stringify(views)};`)
+    .replace(TRANSLATIONS_MARKER, `const translations = ${JSON.stringify(translations)};`);
 }
 
 /**
- * theme-init.js as the build serves it: the list filled, minified (its comments and names are most of its bytes,
+ * theme-init.js as the build serves it: the lists filled, minified (its comments and names are most of its bytes,
  * and it counts in the login route's JavaScript).
  */
-export function buildThemeInit(source: string, views: [string, string[]][]): string {
-  const { code, errors } = minifySync('theme-init.js', fillThemeInit(source, views));
+export function buildThemeInit(
+  source: string,
+  views: [string, string[]][],
+  translations: Record<string, string> = {},
+): string {
+  const { code, errors } = minifySync('theme-init.js', fillThemeInit(source, views, translations));
   if (errors.length > 0) throw new Error(`theme-init.js: ${errors.map((e) => e.message).join('; ')}`);
   return code;
 }
@@ -137,10 +154,20 @@ export function bootPlugin(plan: BootPlan, files: PlanFiles): Plugin {
         ),
         ['*', filesOf(bundle, frame, config.base)],
       ];
+      // The catalogues' languages and version, as vite/i18n-plugin.ts defines them for i18n.ts.
+      const defined = (name: string) => JSON.parse(String(config.define?.[name] ?? 'null'));
+      const version: unknown = defined('__I18N_VERSION__');
+      const languages: unknown = defined('__I18N_LANGUAGES__');
+      if (typeof version !== 'string' || !Array.isArray(languages)) {
+        this.error('the build defines no __I18N_VERSION__ and __I18N_LANGUAGES__ (vite/i18n-plugin.ts)');
+      }
+      const translations = Object.fromEntries(
+        languages.map((lang: string) => [lang, translationsUrl(config.base, lang, version)]),
+      );
       this.emitFile({
         type: 'asset',
         fileName: 'theme-init.js',
-        source: buildThemeInit(readFileSync(THEME_INIT, 'utf8'), views),
+        source: buildThemeInit(readFileSync(THEME_INIT, 'utf8'), views, translations),
       });
       config.logger.info(
         `theme-init.js preloads the first views: ${views.map(([r, f]) => `${r} ${f.length} files`).join(', ')}`,

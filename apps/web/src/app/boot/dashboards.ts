@@ -2,7 +2,7 @@ import type { CurrentUser } from '@forecourt/contract/users';
 import type { ComponentType } from 'react';
 import { type Preloadable, preloadable } from '../../lib/preloadable.ts';
 import type { Scope } from '../../lib/scope.ts';
-import type { Board } from '../../lib/widget-descriptor.ts';
+import type { Board, FirstRead } from '../../lib/widget-descriptor.ts';
 import { parseId } from '../routes/pages/dashboards/dashboard-ids.ts';
 
 /**
@@ -22,7 +22,16 @@ export const loadPagesFrame = preloadable(async () => {
   return frame;
 });
 
-type Page = Preloadable<{ default: ComponentType }>;
+/**
+ * A dashboard page's module: its component and, where its heading reads something of its own (a company's name, a
+ * site's title), those reads, asked for by the boot with the widgets' first reads (start.ts) instead of once the
+ * page has rendered: a round trip less inside the largest paint on a phone.
+ */
+export interface PageModule {
+  default: ComponentType;
+  firstReads?: (scope: Scope) => readonly FirstRead[];
+}
+type Page = Preloadable<PageModule>;
 const agentPage: Page = preloadable(() => import('../routes/pages/dashboards/agent-dashboard-page.tsx'));
 const companyPage: Page = preloadable(() => import('../routes/pages/dashboards/company-dashboard-page.tsx'));
 const sitePage: Page = preloadable(() => import('../routes/pages/dashboards/site-dashboard-page.tsx'));

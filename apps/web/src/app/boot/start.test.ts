@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { companyQueries } from '../../lib/api/companies.ts';
+import { siteQueries } from '../../lib/api/sites.ts';
 import { firstViewWidgets, matchDashboard } from './start.ts';
 
 describe('the boot', () => {
@@ -29,5 +31,17 @@ describe('the boot', () => {
       'alerts',
     ]);
     expect(firstViewWidgets('site').map((w) => w.id)).toEqual(['aerial-map', 'pump-activation']);
+  });
+
+  it("asks for a page's own heading reads with the first reads: a company's name, a site's title", async () => {
+    const reads = async (hash: string) => {
+      const found = matchDashboard(hash);
+      const scope = found?.route.scope(found.params, null);
+      const page = await found?.route.load();
+      return scope ? page?.firstReads?.(scope).map((o) => o.queryKey) : undefined;
+    };
+    expect(await reads('#/company/3/dashboard')).toEqual([companyQueries.detail(3).queryKey]);
+    expect(await reads('#/company/3/site/12/dashboard')).toEqual([siteQueries.detail(12).queryKey]);
+    expect(await reads('#/agent/7/dashboard')).toBeUndefined();
   });
 });

@@ -34,9 +34,10 @@ export const firstViewWidgets = (board: Board) =>
  * first render, they show without a Suspense fallback, and so without React's 300 ms hold on content that replaces
  * a fallback. Resolves once they have loaded (or failed to), at once without a session: main.tsx renders then.
  *
- * Once the frame has checked the stored user with the schemas and the widgets' code is here, the widgets' first
- * reads go out (their descriptors' `firstReads`: the `queryOptions` factories they render with), and the header's
- * bell waits for them (lib/first-view-gate.ts).
+ * Once the frame has checked the stored user with the schemas and the page's and widgets' code is here, the first
+ * reads go out: the page's own (its module's `firstReads`, dashboards.ts) and its widgets' (their descriptors'
+ * `firstReads`), the `queryOptions` factories they render with; the header's bell waits for them
+ * (lib/first-view-gate.ts).
  */
 export function startSignedIn(hash = window.location.hash): Promise<void> {
   if (!hasSession()) return Promise.resolve();
@@ -50,8 +51,9 @@ export function startSignedIn(hash = window.location.hash): Promise<void> {
       () => undefined,
     );
   const { route, params } = found;
+  const page = route.load();
   const widgets = firstViewWidgets(route.board).map((widget) => widgetCode(widget)());
-  const reads = Promise.all([frame, import('../../lib/query-client.ts'), ...widgets]).then(
+  const reads = Promise.all([frame, import('../../lib/query-client.ts'), page, ...widgets]).then(
     ([, { queryClient }, ...modules]) => {
       const { user } = sessionStore.get();
       const scope = hasSession() && user ? route.scope(params, user) : null;
@@ -60,5 +62,5 @@ export function startSignedIn(hash = window.location.hash): Promise<void> {
     },
   );
   holdSecondaryReads(reads.then((answers) => Promise.allSettled(answers)));
-  return Promise.allSettled([frame, route.load(), ...widgets]).then(() => undefined);
+  return Promise.allSettled([frame, page, ...widgets]).then(() => undefined);
 }

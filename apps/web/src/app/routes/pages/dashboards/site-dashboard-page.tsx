@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { siteQueries } from '../../../../lib/api/sites.ts';
+import type { Scope } from '../../../../lib/scope.ts';
 import { whenFirstViewDrawn } from '../../../../lib/when-first-view-drawn.ts';
 import { Board } from './board.tsx';
 import { DashboardHeader } from './dashboard-grid.tsx';
@@ -13,6 +14,9 @@ const SiteAvailability = lazy(() => import('./site-availability.tsx'));
 const MaintenanceButton = lazy(() =>
   import('../maintenance/maintenance-button.tsx').then((m) => ({ default: m.MaintenanceButton })),
 );
+
+/** The heading's read, asked for by the boot with the widgets' first reads (app/boot/dashboards.ts). */
+export const firstReads = (scope: Scope) => [siteQueries.detail(scope.id)];
 
 /** `#/company/{companyId}/site/{siteId}/dashboard`: one site's pumps, terminals and activity. */
 export default function SiteDashboardPage() {
