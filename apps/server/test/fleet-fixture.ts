@@ -8,7 +8,7 @@ import {
 } from '@forecourt/contract/device';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import type { Database } from '../src/db/client.ts';
-import type { TestApp } from './helper.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
 
 async function one<T>(database: Database, sql: string, params: unknown[] = []): Promise<T> {
   const rows = await database.query<T>(sql, params);
@@ -130,6 +130,35 @@ export async function fleetFixture(database: Database): Promise<FleetFixture> {
       pump: { id: pump.id, pumpNo: 1, terminalId: terminal.id, siteId: site.id },
     },
   };
+}
+
+export interface FleetSession {
+  t: TestApp;
+  f: FleetFixture;
+  /** The demo users' tokens. */
+  agent: string;
+  company: string;
+  site: string;
+  /** The demo agent, and the first company of the `company` user. */
+  agentId: number;
+  companyId: number;
+}
+
+/**
+ * What most route suites start from: the app on a fresh demo database, the fleet fixture, the three demo users
+ * signed in, and the ids their scopes are written with.
+ */
+export async function openFleetSession(
+  env: Record<string, string> = {},
+  opts: { settleCommands?: boolean } = {},
+): Promise<FleetSession> {
+  const t = await buildTestApp(env);
+  const f = await fleetFixture(t.database);
+  if (opts.settleCommands) await settleCommands(t.database);
+  const { agent, company, site } = await t.demoTokens();
+  const agentId = Number((await t.get(agent, '/api/user/')).json().agent);
+  const companyId = Number((await t.get(company, '/api/user/')).json().companies[0].id);
+  return { t, f, agent, company, site, agentId, companyId };
 }
 
 /** Cancels whatever commands the demo data left open, so a test starts from settled pumps. */

@@ -18,8 +18,8 @@ import { startSmtpServer } from '@forecourt/test-support/smtp';
 import { waitFor } from '@forecourt/test-support/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { type FleetSession, openFleetSession } from './fleet-fixture.ts';
+import { postgresUnavailable } from './helper.ts';
 
 const S = 1000;
 const H = 3600 * S;
@@ -264,13 +264,7 @@ function bruteAlerts(h: History, scope: { kind: string; id: number }, fromMs: nu
 }
 
 describe.skipIf(postgresUnavailable)('availability and service reports (docs/reports.md)', () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let agentId: number;
-  let companyId: number;
+  let { t, f, agent, company, site, agentId, companyId } = {} as FleetSession;
   /** The synthetic site (Asia/Kolkata) and its terminals. */
   let synth: { siteId: number; title: string; terminals: number[] };
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -294,13 +288,7 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await buildTestApp({ SMTP_URL: smtp.url });
-    f = await fleetFixture(t.database);
-    agent = await t.login('agent');
-    company = await t.login('company');
-    site = await t.login('site');
-    agentId = (await get('/api/user/')).json().agent;
-    companyId = (await get('/api/user/', company)).json().companies[0].id;
+    ({ t, f, agent, company, site, agentId, companyId } = await openFleetSession({ SMTP_URL: smtp.url }));
 
     // A synthetic site of the company user's company, in a zone 5:30 east of UTC, whose name a spreadsheet would
     // run as a formula: terminals born 18 days ago, one decommissioned 3 days ago; overlapping, open and
