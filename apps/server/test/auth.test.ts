@@ -392,41 +392,39 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
   });
 
   describe('request bodies', () => {
-    it('answers malformed JSON with 400 and the error body', async () => {
-      const res = await t.app.inject({
-        method: 'POST',
+    it.each([
+      {
+        title: 'answers malformed JSON with 400 and the error body',
         url: '/api/auth/login',
-        headers: { 'content-type': 'application/json' },
+        type: 'application/json',
         payload: '{"username": "agent", "password": ',
-      });
-      expect(res.statusCode).toBe(400);
-      expect(errorsOf(res)[0]).toMatch(/not valid JSON/);
-    });
-
-    it('answers a 5 MB body with 413 and the error body, never 500', async () => {
-      const res = await t.app.inject({
-        method: 'POST',
+        status: 400,
+        error: /not valid JSON/,
+      },
+      {
+        title: 'answers a 5 MB body with 413 and the error body, never 500',
         url: '/api/auth/register',
-        headers: { 'content-type': 'application/json' },
+        type: 'application/json',
         payload: JSON.stringify({
           email: 'big@example.org',
           password: 'pass1234',
           name: 'x'.repeat(5 * 1024 * 1024),
         }),
-      });
-      expect(res.statusCode).toBe(413);
-      expect(errorsOf(res)).toEqual(['Body is too large.']);
-    });
-
-    it('answers an unsupported content type with 415', async () => {
-      const res = await t.app.inject({
-        method: 'POST',
+        status: 413,
+        error: /^Body is too large\.$/,
+      },
+      {
+        title: 'answers an unsupported content type with 415',
         url: '/api/auth/login',
-        headers: { 'content-type': 'application/xml' },
+        type: 'application/xml',
         payload: '<login><username>agent</username></login>',
-      });
-      expect(res.statusCode).toBe(415);
-      expect(errorsOf(res)[0]).toMatch(/Content-Type/);
+        status: 415,
+        error: /Content-Type/,
+      },
+    ])('$title', async ({ url, type, payload, status, error }) => {
+      const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': type }, payload });
+      expect(res.statusCode).toBe(status);
+      expect(errorsOf(res)).toEqual([expect.stringMatching(error)]);
     });
 
     it('answers a body of the wrong JSON type with 400', async () => {
