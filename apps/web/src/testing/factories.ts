@@ -1,5 +1,7 @@
 import type { Alert, SiteDetail } from '@forecourt/contract/fleet';
+import type { AlertLogEntrySchema } from '@forecourt/contract/logs';
 import type { CurrentUser } from '@forecourt/contract/users';
+import type { z } from 'zod';
 
 export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
   return {
@@ -37,6 +39,29 @@ export function makeAlert(overrides: Partial<Alert> = {}): Alert {
     rule_id: null,
     silenced: false,
     maintenance_id: null,
+    ...overrides,
+  };
+}
+
+/**
+ * A row of an alert log (`GET /api/site/3/alert/log/` and the like): printer failure `paper jam <id>` of terminal 7
+ * at Leeds Road (site 3 of company 1), minor and active.
+ */
+export function makeAlertLogEntry(
+  overrides: Partial<z.infer<typeof AlertLogEntrySchema>> & { id: number },
+): z.infer<typeof AlertLogEntrySchema> {
+  const { id } = overrides;
+  return {
+    ...makeAlert(),
+    cursor: String(id),
+    text: `Printer failure: paper jam ${id}`,
+    event_type: 2,
+    issue: 'Printer failure',
+    site_id: 3,
+    company_id: 1,
+    terminal_id: 7,
+    timezone: 'Europe/London',
+    severity: 'minor',
     ...overrides,
   };
 }
