@@ -1,4 +1,4 @@
-import type { Alert, SiteDetail } from '@forecourt/contract/fleet';
+import type { Alert, MapSite, SiteDetail } from '@forecourt/contract/fleet';
 import type { AlertLogEntrySchema } from '@forecourt/contract/logs';
 import type { CurrentUser } from '@forecourt/contract/users';
 import type { z } from 'zod';
@@ -78,5 +78,25 @@ export function makeSiteDetail(overrides: Partial<SiteDetail> = {}): SiteDetail 
     lng: null,
     timezone: 'Europe/London',
     ...overrides,
+  };
+}
+
+/** A site of `GET /api/{scope}/{id}/map/terminals/`, its terminals given as [number, lat, lng, marker colour]. */
+export function makeMapSite(
+  id: number,
+  title: string,
+  no: string,
+  terminals: Array<[string, number, number, MapSite['terminals'][number]['marker_color']]> = [],
+): MapSite {
+  return {
+    id,
+    site_title: title,
+    site_no: no,
+    terminals: terminals.map(([terminal_id, lat, lng, marker_color]) => ({
+      terminal_id,
+      lat,
+      lng,
+      marker_color,
+    })),
   };
 }
