@@ -98,6 +98,23 @@ export async function buildTestApp(
   return testApp;
 }
 
+/**
+ * For a describe whose tests share one app: the app on a fresh demo database (after `prepare`, when given), there
+ * from the describe's `beforeAll` on, closed after its last test.
+ */
+export function sharedApp(
+  env: Record<string, string> = {},
+  prepare: (t: TestApp) => Promise<unknown> = async () => {},
+): { t: TestApp } {
+  const s = {} as { t: TestApp };
+  beforeAll(async () => {
+    s.t = await buildTestApp(env);
+    await prepare(s.t);
+  });
+  afterAll(async () => s.t?.close());
+  return s;
+}
+
 export interface DemoSession {
   t: TestApp;
   agent: string;
@@ -105,17 +122,12 @@ export interface DemoSession {
   site: string;
 }
 
-/**
- * For a describe whose tests share one app: the app on a fresh demo database and the three demo users' tokens,
- * there from the describe's `beforeAll` on, closed after its last test.
- */
+/** `sharedApp` with the three demo users signed in. */
 export function sharedDemoApp(env: Record<string, string> = {}): DemoSession {
-  const s = {} as DemoSession;
+  const s = sharedApp(env) as DemoSession;
   beforeAll(async () => {
-    s.t = await buildTestApp(env);
     Object.assign(s, await s.t.demoTokens());
   });
-  afterAll(async () => s.t?.close());
   return s;
 }
 
