@@ -20,7 +20,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type Fleet, startFleet } from '../src/fleet.ts';
-import { type Options, parseArgs } from '../src/options.ts';
+import type { Options } from '../src/options.ts';
+import { DEMO_BEHAVIOUR } from '../src/options.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverEntry = path.resolve(here, '../../server/src/server.ts');
@@ -99,24 +100,20 @@ describe('the simulator against a real server', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-sim-e2e-'));
     server = await startServer(dataDir);
-    // The command line a user would give (the demo agent, eight terminals, quiet, no outages), then a fleet
-    // hurried up: every kind of traffic about once a second, commands acted on within seconds, none failing.
-    const flags = {
-      '--url': server.url,
-      '--terminals': '8',
-      '--report': '0',
-      '--rediscover': '1',
-      '--state': path.join(dataDir, 'simulator-state.json'),
-      '--rate': '1',
-      '--batch': '2',
-      '--outages': '0',
-    };
-    const parsed = parseArgs([...Object.entries(flags).flat(), '--quiet'], {});
-    if (parsed === 'help') throw new Error('parseArgs answered help');
     fleetOptions = {
-      ...parsed,
+      url: server.url,
+      username: 'agent',
+      password: 'demo1234',
+      terminals: 8,
+      all: false,
+      reportS: 0,
+      quiet: true,
+      state: path.join(dataDir, 'simulator-state.json'),
+      rediscoverS: 1,
       behaviour: {
-        ...parsed.behaviour,
+        ...DEMO_BEHAVIOUR,
+        rate: 1,
+        batch: 2,
         transactionFlushMs: 1_000,
         peakTransactionsPerHour: 3_600,
         eventsPerHour: 360,
@@ -127,6 +124,7 @@ describe('the simulator against a real server', () => {
         pumpFailShare: 0,
         rebootMs: [1_000, 1_500],
         rebootFailShare: 0,
+        outagesPerHour: 0,
       },
     };
     fleet = await startFleet(fleetOptions, () => {});
