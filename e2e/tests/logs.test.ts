@@ -12,31 +12,29 @@ import { journey, networkQuiet, type Page, shot, watchNetwork } from '../src/jou
 const logs = journey();
 const { signedIn } = logs;
 
-/** Every log screen the widgets link to (docs/product.md#log-screens-and-widget-links; ids of the demo fleet), with its title. */
+/**
+ * One log's screens at the given scopes (ids of the demo fleet), with the log's title: the path is the scope's
+ * then the log's, the CSV is named after the log and the scope.
+ */
+const screensOf = (title: string, csv: string, log: string, scopes: string[]) =>
+  scopes.map((scope) => ({
+    path: `${scope}/${log}`,
+    title,
+    csv: `${csv}-${scope.replaceAll('/', '-')}.csv`,
+  }));
+
+/** Every log screen the widgets link to (docs/product.md#log-screens-and-widget-links). */
 const SCREENS: Array<{ path: string; title: string; csv: string }> = [
-  { path: 'agent/1/alert/log/', title: 'Alert log', csv: 'alert-log-agent-1.csv' },
-  { path: 'company/1/alert/log/', title: 'Alert log', csv: 'alert-log-company-1.csv' },
-  { path: 'site/1/alert/log/', title: 'Alert log', csv: 'alert-log-site-1.csv' },
-  { path: 'agent/1/connectivity/log', title: 'Connectivity log', csv: 'connectivity-log-agent-1.csv' },
-  { path: 'company/1/connectivity/log', title: 'Connectivity log', csv: 'connectivity-log-company-1.csv' },
-  {
-    path: 'site/1/pump/activation/log/',
-    title: 'Pump activation log',
-    csv: 'pump-activation-log-site-1.csv',
-  },
-  { path: 'site/1/pump/status/log', title: 'Pump status log', csv: 'pump-status-log-site-1.csv' },
-  { path: 'company/1/shock/alert/log', title: 'Shock alert log', csv: 'shock-log-company-1.csv' },
-  { path: 'site/1/terminal/battery/log', title: 'Battery log', csv: 'battery-log-site-1.csv' },
-  { path: 'site/1/terminal/environment/log', title: 'Environment log', csv: 'environment-log-site-1.csv' },
-  { path: 'site/1/terminal/flashdrive/log', title: 'Flash drive log', csv: 'flashdrive-log-site-1.csv' },
-  {
-    path: 'company/1/site/1/terminal/hardware/log/',
-    title: 'Hardware log',
-    csv: 'hardware-log-company-1-site-1.csv',
-  },
-  { path: 'agent/1/terminal/reboot/log/', title: 'Reboot log', csv: 'reboot-log-agent-1.csv' },
-  { path: 'company/1/terminal/reboot/log/', title: 'Reboot log', csv: 'reboot-log-company-1.csv' },
-  { path: 'site/1/terminal/reboot/log/', title: 'Reboot log', csv: 'reboot-log-site-1.csv' },
+  ...screensOf('Alert log', 'alert-log', 'alert/log/', ['agent/1', 'company/1', 'site/1']),
+  ...screensOf('Connectivity log', 'connectivity-log', 'connectivity/log', ['agent/1', 'company/1']),
+  ...screensOf('Pump activation log', 'pump-activation-log', 'pump/activation/log/', ['site/1']),
+  ...screensOf('Pump status log', 'pump-status-log', 'pump/status/log', ['site/1']),
+  ...screensOf('Shock alert log', 'shock-log', 'shock/alert/log', ['company/1']),
+  ...screensOf('Battery log', 'battery-log', 'terminal/battery/log', ['site/1']),
+  ...screensOf('Environment log', 'environment-log', 'terminal/environment/log', ['site/1']),
+  ...screensOf('Flash drive log', 'flashdrive-log', 'terminal/flashdrive/log', ['site/1']),
+  ...screensOf('Hardware log', 'hardware-log', 'terminal/hardware/log/', ['company/1/site/1']),
+  ...screensOf('Reboot log', 'reboot-log', 'terminal/reboot/log/', ['agent/1', 'company/1', 'site/1']),
 ];
 
 const toggleSlash = (p: string) => (p.endsWith('/') ? p.slice(0, -1) : `${p}/`);

@@ -4,20 +4,14 @@ import { AlertSchema, AlertSiteSchema } from '@forecourt/contract/fleet';
 import { logApiPath } from '@forecourt/contract/log-paths';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deviceCall, type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { deviceCall, type FleetSession, openFleetSession, provisionDevice } from './fleet-fixture.ts';
+import { postgresUnavailable } from './helper.ts';
 
 const Alerts = z.array(AlertSchema);
 const Sites = z.array(AlertSiteSchema);
 
 describe.skipIf(postgresUnavailable)('alert lifecycle (docs/product.md#alert-lifecycle)', () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let agentId: number;
-  let companyId: number;
+  let { t, f, agent, company, site, agentId, companyId } = {} as FleetSession;
 
   const get = async (token: string, url: string) => t.as(token, { method: 'GET', url });
   const list = async (token: string, url: string) => {
@@ -43,13 +37,7 @@ describe.skipIf(postgresUnavailable)('alert lifecycle (docs/product.md#alert-lif
   };
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    f = await fleetFixture(t.database);
-    agent = await t.login('agent');
-    company = await t.login('company');
-    site = await t.login('site');
-    agentId = (await get(agent, '/api/user/')).json().agent;
-    companyId = (await get(company, '/api/user/')).json().companies[0].id;
+    ({ t, f, agent, company, site, agentId, companyId } = await openFleetSession());
   });
   afterAll(async () => t?.close());
 

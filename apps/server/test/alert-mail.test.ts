@@ -1,8 +1,7 @@
 import { ErrorBodySchema } from '@forecourt/contract/common';
-import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { startSmtpServer } from '@forecourt/test-support/smtp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
+import { type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
 
@@ -38,11 +37,7 @@ describe.skipIf(postgresUnavailable)('alert mail', () => {
     f = await fleetFixture(t.database);
     agent = await t.login('agent');
     agentEmail = (await t.as(agent, { method: 'GET', url: '/api/user/' })).json().email;
-    const res = await t.as(agent, {
-      method: 'POST',
-      url: `/api/terminal/${f.plainTerminalId}/device-token/`,
-    });
-    token = DeviceTokenResponseSchema.parse(res.json()).token;
+    token = await provisionDevice(t, agent, f.plainTerminalId);
   });
   afterAll(async () => {
     await t?.close();

@@ -4,21 +4,15 @@ import { ErrorBodySchema } from '@forecourt/contract/common';
 import { AlertSchema } from '@forecourt/contract/fleet';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deviceCall, type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, requestsAs, type TestApp } from './helper.ts';
+import { deviceCall, type FleetSession, openFleetSession, provisionDevice } from './fleet-fixture.ts';
+import { postgresUnavailable, requestsAs } from './helper.ts';
 
 const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json()).data.errors;
 const Rules = z.array(AlertRuleSchema);
 const Alerts = z.array(AlertSchema);
 
 describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md)', () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let agentId: number;
-  let companyId: number;
+  let { t, f, agent, company, site, agentId, companyId } = {} as FleetSession;
   /** A device token of a terminal at the site user's site, and one of a terminal at another site of the company. */
   let device: string;
   let otherDevice: string;
@@ -57,13 +51,7 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
   }
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    f = await fleetFixture(t.database);
-    agent = await t.login('agent');
-    company = await t.login('company');
-    site = await t.login('site');
-    agentId = (await get('/api/user/')).json().agent;
-    companyId = (await get('/api/user/', company)).json().companies[0].id;
+    ({ t, f, agent, company, site, agentId, companyId } = await openFleetSession());
     device = await provisionDevice(t, agent, f.plainTerminalId);
     otherDevice = await provisionDevice(t, agent, f.companySite.terminalId);
   });

@@ -11,15 +11,8 @@ import { LIVE_PATH } from '@forecourt/contract/live';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
-import {
-  buildTestApp,
-  postgresUnavailable,
-  type SecondNode,
-  startSecondNode,
-  type TestApp,
-  testDbKind,
-} from './helper.ts';
+import { openFleetOnTwoNodes, type TwoNodeSession } from './fleet-fixture.ts';
+import { postgresUnavailable, testDbKind } from './helper.ts';
 
 const POLL = { timeout: 10_000, interval: 50 };
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
@@ -31,10 +24,7 @@ const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
  * nodes on one database (PostgreSQL: each with its own pool; PGlite: two apps on the one embedded database).
  */
 describe.skipIf(postgresUnavailable)(`API keys (${testDbKind})`, () => {
-  let t: TestApp;
-  let b: FastifyInstance;
-  let nodeB: SecondNode;
-  let f: FleetFixture;
+  let { t, b, nodeB, f, close } = {} as TwoNodeSession;
   let jwt: { agent: string; company: string; site: string };
 
   const withKey = (node: FastifyInstance, key: string, opts: InjectOptions, scheme = 'ApiKey') =>
@@ -56,17 +46,11 @@ describe.skipIf(postgresUnavailable)(`API keys (${testDbKind})`, () => {
   const bCaughtUp = () => nodeB.caughtUp();
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    f = await fleetFixture(t.database);
-    await settleCommands(t.database);
-    jwt = await t.demoTokens();
-    nodeB = await startSecondNode(t);
-    b = nodeB.app;
+    const s = await openFleetOnTwoNodes({ settleCommands: true });
+    ({ t, b, nodeB, f, close } = s);
+    jwt = s;
   }, 180_000);
-  afterAll(async () => {
-    await nodeB?.close();
-    await t?.close();
-  });
+  afterAll(async () => close?.());
 
   it('makes a key whose token is answered once and stored only as its sha-256; lists it without the token', async () => {
     const created = await create(jwt.company, { name: '  Stock system  ' });

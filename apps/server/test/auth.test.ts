@@ -18,7 +18,14 @@ import { createSigner } from 'fast-jwt';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REMEMBER_ME_TTL_S, SESSION_TTL_S } from '../src/services/tokens.ts';
-import { buildTestApp, DEMO_PASSWORD, postgresUnavailable, TEST_JWT_SECRET, type TestApp } from './helper.ts';
+import {
+  buildTestApp,
+  DEMO_PASSWORD,
+  postgresUnavailable,
+  sharedApp,
+  TEST_JWT_SECRET,
+  type TestApp,
+} from './helper.ts';
 import { orgFixture } from './org-fixtures.ts';
 
 let ipCounter = 0;
@@ -56,12 +63,30 @@ function forgeToken(claims: Record<string, unknown>) {
   return createSigner({ key: TEST_JWT_SECRET, algorithm: 'HS256' })(claims);
 }
 
+/** A token of the site user (user id `sub`) that expired ten seconds ago. */
+function expiredSiteToken(sub: string) {
+  const now = Math.floor(Date.now() / 1000);
+  return forgeToken({ sub, username: 'site', jti: 'old', iat: now - 100_000, exp: now - 10 });
+}
+
 async function userIdOf(t: TestApp, username: string): Promise<number> {
   const rows = await t.database.query<{ id: number }>(
     'select id from users where lower(username) = lower($1)',
     [username],
   );
   return rows[0].id;
+}
+
+/** A valid form of the register form variant (Jane Doe, a@b.co), with the fields of `change` changed. */
+function registerForm(change: Record<string, unknown> = {}) {
+  return {
+    fullName: 'Jane Doe',
+    email: 'a@b.co',
+    password: 'pass1234',
+    confirmPassword: 'pass1234',
+    terms: true,
+    ...change,
+  };
 }
 
 let userCounter = 0;
@@ -75,16 +100,11 @@ async function registerUser(t: TestApp, password = 'secret-pass') {
 }
 
 describe.skipIf(postgresUnavailable)('auth, reading A', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    await orgFixture(t.database);
-  });
-  afterAll(async () => t?.close());
+  const s = sharedApp({}, (t) => orgFixture(t.database));
 
   describe('login', () => {
     it('signs a demo user in and the token opens /api/user/', async () => {
-      const res = await send(t, 'POST', '/api/auth/login', {
+      const res = await send(s.t, 'POST', '/api/auth/login', {
         username: 'agent',
         password: DEMO_PASSWORD,
         rememberMe: true,
@@ -93,32 +113,32 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
       const body = AuthResultSchema.parse(res.json());
       expect(body.data.messages).toEqual(['You have been successfully logged in.']);
       expect(body.token!.split('.')).toHaveLength(3);
-      const me = await t.as(body.token!, { method: 'GET', url: '/api/user/' });
+      const me = await s.t.as(body.token!, { method: 'GET', url: '/api/user/' });
       expect(me.statusCode).toBe(200);
       expect(CurrentUserSchema.parse(me.json()).username).toBe('agent');
     });
 
     it('accepts the email in the username field and in an email field, any case', async () => {
       const email = (
-        await t.database.query<{ email: string }>(`select email from users where username = 'site'`)
+        await s.t.database.query<{ email: string }>(`select email from users where username = 'site'`)
       )[0].email;
       for (const payload of [
         { username: email.toUpperCase(), password: DEMO_PASSWORD },
         { email, password: DEMO_PASSWORD },
         { username: 'SITE', password: DEMO_PASSWORD },
       ]) {
-        const res = await send(t, 'POST', '/api/auth/login', payload);
+        const res = await send(s.t, 'POST', '/api/auth/login', payload);
         expect(res.statusCode).toBe(200);
         expect(decodeJwt(AuthResultSchema.parse(res.json()).token!).username).toBe('site');
       }
     });
 
     it('answers 401 with the login error for a wrong password and for an unknown user alike', async () => {
-      const wrong = await send(t, 'POST', '/api/auth/login', {
+      const wrong = await send(s.t, 'POST', '/api/auth/login', {
         username: 'company',
         password: 'not-the-password',
       });
-      const unknown = await send(t, 'POST', '/api/auth/login', {
+      const unknown = await send(s.t, 'POST', '/api/auth/login', {
         username: 'nobody-here',
         password: DEMO_PASSWORD,
       });
@@ -131,13 +151,13 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
     });
 
     it('names missing or malformed fields with 400', async () => {
-      const noPassword = await send(t, 'POST', '/api/auth/login', { username: 'agent' });
+      const noPassword = await send(s.t, 'POST', '/api/auth/login', { username: 'agent' });
       expect(noPassword.statusCode).toBe(400);
       expect(errorsOf(noPassword)).toContain(MESSAGES.passwordRequired);
-      const noUser = await send(t, 'POST', '/api/auth/login', { password: DEMO_PASSWORD });
+      const noUser = await send(s.t, 'POST', '/api/auth/login', { password: DEMO_PASSWORD });
       expect(noUser.statusCode).toBe(400);
       expect(errorsOf(noUser)).toEqual([MESSAGES.usernameRequired]);
-      const badType = await send(t, 'POST', '/api/auth/login', {
+      const badType = await send(s.t, 'POST', '/api/auth/login', {
         username: 'agent',
         password: DEMO_PASSWORD,
         rememberMe: 'yes',
@@ -147,12 +167,12 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
     });
 
     it('gives remember-me a 30-day token and otherwise a 12-hour one', async () => {
-      const long = await send(t, 'POST', '/api/auth/login', {
+      const long = await send(s.t, 'POST', '/api/auth/login', {
         username: 'agent',
         password: DEMO_PASSWORD,
         rememberMe: true,
       });
-      const short = await send(t, 'POST', '/api/auth/login', {
+      const short = await send(s.t, 'POST', '/api/auth/login', {
         username: 'agent',
         password: DEMO_PASSWORD,
         rememberMe: false,
@@ -168,15 +188,15 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
 
   describe('tokens on requests', () => {
     it('accepts JWT and Bearer prefixes and the raw token in Authorization', async () => {
-      const token = await t.login('company');
+      const token = await s.t.login('company');
       for (const authorization of [`JWT ${token}`, `Bearer ${token}`, token]) {
-        const res = await t.app.inject({ method: 'GET', url: '/api/user/', headers: { authorization } });
+        const res = await s.t.app.inject({ method: 'GET', url: '/api/user/', headers: { authorization } });
         expect(res.statusCode).toBe(200);
       }
     });
 
     it('answers 401 without a token, with a forged one and with an expired one', async () => {
-      const id = await userIdOf(t, 'agent');
+      const id = await userIdOf(s.t, 'agent');
       const now = Math.floor(Date.now() / 1000);
       const expired = forgeToken({
         sub: String(id),
@@ -190,32 +210,30 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
         jti: 'forged',
         exp: now + 60,
       });
-      const none = await t.app.inject({ method: 'GET', url: '/api/user/' });
+      const none = await s.t.app.inject({ method: 'GET', url: '/api/user/' });
       expect(none.statusCode).toBe(401);
-      const old = await t.as(expired, { method: 'GET', url: '/api/user/' });
+      const old = await s.t.as(expired, { method: 'GET', url: '/api/user/' });
       expect(old.statusCode).toBe(401);
       expect(errorsOf(old)).toEqual(['Signature has expired.']);
-      const fake = await t.as(forged, { method: 'GET', url: '/api/user/' });
+      const fake = await s.t.as(forged, { method: 'GET', url: '/api/user/' });
       expect(fake.statusCode).toBe(401);
     });
   });
 
   describe('register', () => {
+    /** The simple variant of the form: email, name and password. */
+    const registerSimple = (email: string, name: string) =>
+      send(s.t, 'POST', '/api/auth/register', { email, name, password: 'pass1234' });
+
     it('creates an account from the form variant, signs it in and derives the username from the email', async () => {
       const email = `Jane.Doe+x@Example.org`;
-      const res = await send(t, 'POST', '/api/auth/register', {
-        fullName: 'Jane Doe',
-        email,
-        password: 'pass1234',
-        confirmPassword: 'pass1234',
-        terms: true,
-      });
+      const res = await send(s.t, 'POST', '/api/auth/register', registerForm({ email }));
       expect(res.statusCode).toBe(200);
       const body = AuthResultSchema.parse(res.json());
       expect(body.data.messages).toEqual(['You have been successfully registered.']);
       expect(body.redirect).toBeTruthy();
       const me = CurrentUserSchema.parse(
-        (await t.as(body.token!, { method: 'GET', url: '/api/user/' })).json(),
+        (await s.t.as(body.token!, { method: 'GET', url: '/api/user/' })).json(),
       );
       expect(me).toMatchObject({
         username: 'jane.doex',
@@ -225,40 +243,28 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
         companies: [],
         sites: [],
       });
-      const login = await send(t, 'POST', '/api/auth/login', { username: 'jane.doex', password: 'pass1234' });
+      const login = await send(s.t, 'POST', '/api/auth/login', {
+        username: 'jane.doex',
+        password: 'pass1234',
+      });
       expect(login.statusCode).toBe(200);
     });
 
     it('creates an account from the simple variant and picks a free username when the local part is taken', async () => {
-      const res = await send(t, 'POST', '/api/auth/register', {
-        email: 'jane.doex@other.example',
-        name: 'Jane Other',
-        password: 'pass1234',
-      });
+      const res = await registerSimple('jane.doex@other.example', 'Jane Other');
       expect(res.statusCode).toBe(200);
       const token = AuthResultSchema.parse(res.json()).token!;
       expect(decodeJwt(token).username).toBe('jane.doex2');
     });
 
     it('refuses an email that is already registered, whatever its case', async () => {
-      const res = await send(t, 'POST', '/api/auth/register', {
-        email: 'JANE.DOE+X@example.ORG',
-        name: 'Someone Else',
-        password: 'pass1234',
-      });
+      const res = await registerSimple('JANE.DOE+X@example.ORG', 'Someone Else');
       expect(res.statusCode).toBe(409);
       expect(errorsOf(res)).toEqual([REGISTER_TEXTS.emailTaken]);
     });
 
     it('answers every validation message of the form', async () => {
       // A valid form with one field changed (undefined: left out of the body).
-      const valid = {
-        fullName: 'Jane Doe',
-        email: 'a@b.co',
-        password: 'pass1234',
-        confirmPassword: 'pass1234',
-        terms: true,
-      };
       const cases: [Record<string, unknown>, string][] = [
         [{ email: undefined }, 'Email is required!'],
         [{ email: '' }, 'Email is required!'],
@@ -276,21 +282,20 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
         [{ terms: undefined }, MESSAGES.termsRequired],
       ];
       for (const [change, message] of cases) {
-        const payload = JSON.parse(JSON.stringify({ ...valid, ...change }));
-        const res = await send(t, 'POST', '/api/auth/register', payload);
+        const payload = JSON.parse(JSON.stringify(registerForm(change)));
+        const res = await send(s.t, 'POST', '/api/auth/register', payload);
         expect(res.statusCode, JSON.stringify(payload)).toBe(400);
         expect(errorsOf(res), JSON.stringify(payload)).toContain(message);
       }
     });
 
     it('names every bad field at once', async () => {
-      const res = await send(t, 'POST', '/api/auth/register', {
-        fullName: 'Jane Doe',
-        email: 'not-an-email',
-        password: 'pass1234',
-        confirmPassword: 'other',
-        terms: false,
-      });
+      const res = await send(
+        s.t,
+        'POST',
+        '/api/auth/register',
+        registerForm({ email: 'not-an-email', confirmPassword: 'other', terms: false }),
+      );
       expect(res.statusCode).toBe(400);
       expect(errorsOf(res)).toEqual(
         expect.arrayContaining([MESSAGES.emailPattern, MESSAGES.confirmMismatch, MESSAGES.termsRequired]),
@@ -300,20 +305,20 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
 
   describe('logout', () => {
     it('revokes the token server-side', async () => {
-      const { token } = await registerUser(t);
-      expect((await t.as(token, { method: 'GET', url: '/api/user/' })).statusCode).toBe(200);
-      const res = await t.as(token, { method: 'DELETE', url: '/api/auth/logout' });
+      const { token } = await registerUser(s.t);
+      expect((await s.t.as(token, { method: 'GET', url: '/api/user/' })).statusCode).toBe(200);
+      const res = await s.t.as(token, { method: 'DELETE', url: '/api/auth/logout' });
       expect(res.statusCode).toBe(200);
       expect(AuthResultSchema.parse(res.json()).data.messages).toEqual([
         'You have been successfully logged out.',
       ]);
-      const after = await t.as(token, { method: 'GET', url: '/api/user/' });
+      const after = await s.t.as(token, { method: 'GET', url: '/api/user/' });
       expect(after.statusCode).toBe(401);
     });
 
     it('answers the same without a token or with a bad one', async () => {
       for (const headers of [{}, { authorization: 'JWT nonsense' }, { authorization: 'Bearer a.b.c' }]) {
-        const res = await t.app.inject({ method: 'DELETE', url: '/api/auth/logout', headers });
+        const res = await s.t.app.inject({ method: 'DELETE', url: '/api/auth/logout', headers });
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ data: { messages: ['You have been successfully logged out.'] } });
       }
@@ -322,8 +327,8 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
 
   describe('password reset (reset link logged without SMTP)', () => {
     it('answers request-pass the same whether or not the address exists', async () => {
-      const known = await send(t, 'POST', '/api/auth/request-pass', { email: 'jane.doex@other.example' });
-      const unknown = await send(t, 'POST', '/api/auth/request-pass', { email: 'nobody@nowhere.example' });
+      const known = await send(s.t, 'POST', '/api/auth/request-pass', { email: 'jane.doex@other.example' });
+      const unknown = await send(s.t, 'POST', '/api/auth/request-pass', { email: 'nobody@nowhere.example' });
       expect(known.statusCode).toBe(200);
       expect(unknown.statusCode).toBe(200);
       expect(known.json()).toEqual(unknown.json());
@@ -333,36 +338,36 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
     });
 
     it('validates the email of request-pass', async () => {
-      const missing = await send(t, 'POST', '/api/auth/request-pass', {});
+      const missing = await send(s.t, 'POST', '/api/auth/request-pass', {});
       expect(missing.statusCode).toBe(400);
       expect(errorsOf(missing)).toEqual(['Email is required!']);
-      const bad = await send(t, 'POST', '/api/auth/request-pass', { email: 'nope' });
+      const bad = await send(s.t, 'POST', '/api/auth/request-pass', { email: 'nope' });
       expect(errorsOf(bad)).toEqual(['Email should be the real one!']);
     });
 
     it('refuses unknown, expired and used reset tokens with a clear 400', async () => {
-      const { username } = await registerUser(t);
-      const id = await userIdOf(t, username);
-      const unknown = await resetPass(t, 'newpass1', 'not-a-token');
+      const { username } = await registerUser(s.t);
+      const id = await userIdOf(s.t, username);
+      const unknown = await resetPass(s.t, 'newpass1', 'not-a-token');
       expect(unknown.statusCode).toBe(400);
       expect(errorsOf(unknown)).toEqual([RESET_TEXTS.tokenInvalid]);
 
       const expiredToken = 'expired-token-value';
-      await t.app.repos.users.createResetToken(
+      await s.t.app.repos.users.createResetToken(
         id,
         createHash('sha256').update(expiredToken).digest('hex'),
         -1,
       );
-      const expired = await resetPass(t, 'newpass1', expiredToken);
+      const expired = await resetPass(s.t, 'newpass1', expiredToken);
       expect(expired.statusCode).toBe(400);
       expect(errorsOf(expired)).toEqual([RESET_TEXTS.tokenExpired]);
     });
 
     it('validates the new password before spending the token', async () => {
-      const { username } = await registerUser(t);
-      const id = await userIdOf(t, username);
+      const { username } = await registerUser(s.t);
+      const id = await userIdOf(s.t, username);
       const token = 'token-for-validation';
-      await t.app.repos.users.createResetToken(id, createHash('sha256').update(token).digest('hex'), 3600);
+      await s.t.app.repos.users.createResetToken(id, createHash('sha256').update(token).digest('hex'), 3600);
       const cases: [Record<string, unknown>, string][] = [
         [{ confirmPassword: 'x' }, MESSAGES.passwordRequired],
         [{ password: 'abc', confirmPassword: 'abc' }, MESSAGES.passwordLength],
@@ -371,66 +376,67 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
         [{ newPassword: 'abc' }, MESSAGES.passwordLength],
       ];
       for (const [payload, message] of cases) {
-        const res = await send(t, 'PUT', '/api/auth/reset-pass', { ...payload, reset_password_token: token });
+        const res = await send(s.t, 'PUT', '/api/auth/reset-pass', {
+          ...payload,
+          reset_password_token: token,
+        });
         expect(res.statusCode).toBe(400);
         expect(errorsOf(res)).toEqual([message]);
       }
-      const noToken = await send(t, 'PUT', '/api/auth/reset-pass', {
+      const noToken = await send(s.t, 'PUT', '/api/auth/reset-pass', {
         password: 'newpass1',
         confirmPassword: 'newpass1',
       });
       expect(errorsOf(noToken)).toEqual([RESET_TEXTS.tokenRequired]);
       // The token survived the bad attempts; the newPassword variant needs no confirmation.
-      const ok = await send(t, 'PUT', '/api/auth/reset-pass', {
+      const ok = await send(s.t, 'PUT', '/api/auth/reset-pass', {
         newPassword: 'newpass1',
         reset_password_token: token,
       });
       expect(ok.statusCode).toBe(200);
-      const login = await send(t, 'POST', '/api/auth/login', { username, password: 'newpass1' });
+      const login = await send(s.t, 'POST', '/api/auth/login', { username, password: 'newpass1' });
       expect(login.statusCode).toBe(200);
     });
   });
 
   describe('request bodies', () => {
-    it('answers malformed JSON with 400 and the error body', async () => {
-      const res = await t.app.inject({
-        method: 'POST',
+    it.each([
+      {
+        title: 'answers malformed JSON with 400 and the error body',
         url: '/api/auth/login',
-        headers: { 'content-type': 'application/json' },
+        type: 'application/json',
         payload: '{"username": "agent", "password": ',
-      });
-      expect(res.statusCode).toBe(400);
-      expect(errorsOf(res)[0]).toMatch(/not valid JSON/);
-    });
-
-    it('answers a 5 MB body with 413 and the error body, never 500', async () => {
-      const res = await t.app.inject({
-        method: 'POST',
+        status: 400,
+        error: /not valid JSON/,
+      },
+      {
+        title: 'answers a 5 MB body with 413 and the error body, never 500',
         url: '/api/auth/register',
-        headers: { 'content-type': 'application/json' },
+        type: 'application/json',
         payload: JSON.stringify({
           email: 'big@example.org',
           password: 'pass1234',
           name: 'x'.repeat(5 * 1024 * 1024),
         }),
-      });
-      expect(res.statusCode).toBe(413);
-      expect(errorsOf(res)).toEqual(['Body is too large.']);
-    });
-
-    it('answers an unsupported content type with 415', async () => {
-      const res = await t.app.inject({
-        method: 'POST',
+        status: 413,
+        error: /^Body is too large\.$/,
+      },
+      {
+        title: 'answers an unsupported content type with 415',
         url: '/api/auth/login',
-        headers: { 'content-type': 'application/xml' },
+        type: 'application/xml',
         payload: '<login><username>agent</username></login>',
-      });
-      expect(res.statusCode).toBe(415);
-      expect(errorsOf(res)[0]).toMatch(/Content-Type/);
+        status: 415,
+        error: /Content-Type/,
+      },
+    ])('$title', async ({ url, type, payload, status, error }) => {
+      const res = await s.t.app.inject({ method: 'POST', url, headers: { 'content-type': type }, payload });
+      expect(res.statusCode).toBe(status);
+      expect(errorsOf(res)).toEqual([expect.stringMatching(error)]);
     });
 
     it('answers a body of the wrong JSON type with 400', async () => {
-      const res = await send(t, 'POST', '/api/auth/login', [1, 2, 3]);
+      const res = await send(s.t, 'POST', '/api/auth/login', [1, 2, 3]);
       expect(res.statusCode).toBe(400);
       expect(errorsOf(res).length).toBeGreaterThan(0);
     });
@@ -438,51 +444,38 @@ describe.skipIf(postgresUnavailable)('auth, reading A', () => {
 });
 
 describe.skipIf(postgresUnavailable)('auth, reading B', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-    await orgFixture(t.database);
-  });
-  afterAll(async () => t?.close());
+  const s = sharedApp({}, (t) => orgFixture(t.database));
 
   it('/api-token-auth/ answers only the token', async () => {
-    const res = await send(t, 'POST', '/api-token-auth/', { username: 'agent', password: DEMO_PASSWORD });
+    const res = await send(s.t, 'POST', '/api-token-auth/', { username: 'agent', password: DEMO_PASSWORD });
     expect(res.statusCode).toBe(200);
     expect(Object.keys(res.json())).toEqual(['token']);
     const { token } = TokenResponseSchema.parse(res.json());
-    expect((await t.as(token, { method: 'GET', url: '/api/user/' })).statusCode).toBe(200);
+    expect((await s.t.as(token, { method: 'GET', url: '/api/user/' })).statusCode).toBe(200);
   });
 
   it('/api-token-auth/ refuses bad credentials with non_field_errors and the error body', async () => {
-    const res = await send(t, 'POST', '/api-token-auth/', { username: 'agent', password: 'wrong-pass' });
+    const res = await send(s.t, 'POST', '/api-token-auth/', { username: 'agent', password: 'wrong-pass' });
     expect(res.statusCode).toBe(400);
     expect(NonFieldErrorsSchema.parse(res.json())).toEqual({
       non_field_errors: [TOKEN_AUTH_FAILED],
       data: { errors: [TOKEN_AUTH_FAILED] },
     });
-    const missing = await send(t, 'POST', '/api-token-auth/', { username: 'agent' });
+    const missing = await send(s.t, 'POST', '/api-token-auth/', { username: 'agent' });
     expect(missing.statusCode).toBe(400);
     expect(errorsOf(missing).join(' ')).toMatch(/password/);
   });
 
   it('/api-token-verify/ answers a valid token back', async () => {
-    const token = await t.login('site');
-    const res = await send(t, 'POST', '/api-token-verify/', { token });
+    const token = await s.t.login('site');
+    const res = await send(s.t, 'POST', '/api-token-verify/', { token });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ token });
   });
 
   it("/api-token-verify/ answers 'Signature has expired.' for an expired token", async () => {
-    const now = Math.floor(Date.now() / 1000);
-    const id = await userIdOf(t, 'site');
-    const expired = forgeToken({
-      sub: String(id),
-      username: 'site',
-      jti: 'old',
-      iat: now - 100_000,
-      exp: now - 10,
-    });
-    const res = await send(t, 'POST', '/api-token-verify/', { token: expired });
+    const expired = expiredSiteToken(String(await userIdOf(s.t, 'site')));
+    const res = await send(s.t, 'POST', '/api-token-verify/', { token: expired });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       non_field_errors: ['Signature has expired.'],
@@ -491,35 +484,30 @@ describe.skipIf(postgresUnavailable)('auth, reading B', () => {
   });
 
   it('/api-token-refresh/ gives a new token of the same lifetime for a valid one, and nothing for an expired one', async () => {
-    const token = await t.login('site');
-    const res = await send(t, 'POST', '/api-token-refresh/', { token });
+    const token = await s.t.login('site');
+    const res = await send(s.t, 'POST', '/api-token-refresh/', { token });
     expect(res.statusCode).toBe(200);
     const fresh = res.json().token as string;
     expect(fresh).not.toBe(token);
     const claims = (tk: string) => JSON.parse(Buffer.from(tk.split('.')[1]!, 'base64url').toString());
     expect(claims(fresh).exp - claims(fresh).iat).toBe(claims(token).exp - claims(token).iat);
     expect(claims(fresh).sub).toBe(claims(token).sub);
-    const me = await send(t, 'GET', '/api/user/', undefined, { headers: { authorization: `JWT ${fresh}` } });
+    const me = await send(s.t, 'GET', '/api/user/', undefined, {
+      headers: { authorization: `JWT ${fresh}` },
+    });
     expect(me.json().username).toBe('site');
 
-    const now = Math.floor(Date.now() / 1000);
-    const expired = forgeToken({
-      sub: claims(token).sub,
-      username: 'site',
-      jti: 'old',
-      iat: now - 100_000,
-      exp: now - 10,
-    });
-    const refused = await send(t, 'POST', '/api-token-refresh/', { token: expired });
+    const expired = expiredSiteToken(claims(token).sub);
+    const refused = await send(s.t, 'POST', '/api-token-refresh/', { token: expired });
     expect(refused.statusCode).toBe(400);
     expect(NonFieldErrorsSchema.parse(refused.json()).non_field_errors).toEqual(['Signature has expired.']);
-    const parts = await send(t, 'POST', '/api-token-refresh/', { token: 'a.b' });
+    const parts = await send(s.t, 'POST', '/api-token-refresh/', { token: 'a.b' });
     expect(NonFieldErrorsSchema.parse(parts.json()).non_field_errors).toEqual([MESSAGES.tokenParts]);
   });
 
   it('/api-token-verify/ says a token must consist of three parts when it does not', async () => {
     for (const token of ['garbage', 'a.b', 'a.b.c.d', 'a..b.c']) {
-      const res = await send(t, 'POST', '/api-token-verify/', { token });
+      const res = await send(s.t, 'POST', '/api-token-verify/', { token });
       expect(res.statusCode, token).toBe(400);
       expect(res.json(), token).toEqual({
         non_field_errors: [MESSAGES.tokenParts],
@@ -535,28 +523,32 @@ describe.skipIf(postgresUnavailable)('auth, reading B', () => {
       '!!.$$.%%',
       createSigner({ key: 'k'.repeat(40) })({ sub: '1', jti: 'x' }),
     ]) {
-      const res = await send(t, 'POST', '/api-token-verify/', { token });
+      const res = await send(s.t, 'POST', '/api-token-verify/', { token });
       expect(res.statusCode).toBe(400);
       expect(NonFieldErrorsSchema.parse(res.json()).non_field_errors).toEqual(['Error decoding signature.']);
     }
-    const { token } = await registerUser(t);
-    await send(t, 'POST', '/auth/sign-out', undefined, { headers: { authorization: `JWT ${token}` } });
-    const res = await send(t, 'POST', '/api-token-verify/', { token });
+    const { token } = await registerUser(s.t);
+    await send(s.t, 'POST', '/auth/sign-out', undefined, { headers: { authorization: `JWT ${token}` } });
+    const res = await send(s.t, 'POST', '/api-token-verify/', { token });
     expect(res.statusCode).toBe(400);
     expect(NonFieldErrorsSchema.parse(res.json()).non_field_errors[0]).not.toBe('Signature has expired.');
   });
 
   it('/auth/sign-up registers like /api/auth/register', async () => {
-    const res = await send(t, 'POST', '/auth/sign-up', {
-      fullName: 'Bob Builder',
-      email: 'bob@builder.example',
-      password: 'bob12345',
-      confirmPassword: 'bob12345',
-      terms: true,
-    });
+    const res = await send(
+      s.t,
+      'POST',
+      '/auth/sign-up',
+      registerForm({
+        fullName: 'Bob Builder',
+        email: 'bob@builder.example',
+        password: 'bob12345',
+        confirmPassword: 'bob12345',
+      }),
+    );
     expect(res.statusCode).toBe(200);
     expect(AuthResultSchema.parse(res.json()).data.messages).toEqual([AUTH_TEXTS.registered]);
-    const bad = await send(t, 'POST', '/auth/sign-up', {
+    const bad = await send(s.t, 'POST', '/auth/sign-up', {
       email: 'bob2@builder.example',
       password: 'bob12345',
       fullName: 'Bob Two',
@@ -566,37 +558,37 @@ describe.skipIf(postgresUnavailable)('auth, reading B', () => {
   });
 
   it('/auth/sign-out revokes the token and answers the logout message', async () => {
-    const { token } = await registerUser(t);
-    const res = await send(t, 'POST', '/auth/sign-out', undefined, {
+    const { token } = await registerUser(s.t);
+    const res = await send(s.t, 'POST', '/auth/sign-out', undefined, {
       headers: { authorization: `JWT ${token}` },
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ data: { messages: [AUTH_TEXTS.loggedOut] } });
-    expect((await t.as(token, { method: 'GET', url: '/api/user/' })).statusCode).toBe(401);
+    expect((await s.t.as(token, { method: 'GET', url: '/api/user/' })).statusCode).toBe(401);
   });
 
   it('/auth/request-pass and /auth/reset-pass (POST) run the reset flow', async () => {
-    const { username, email } = await registerUser(t);
-    const req = await send(t, 'POST', '/auth/request-pass', { email });
+    const { username, email } = await registerUser(s.t);
+    const req = await send(s.t, 'POST', '/auth/request-pass', { email });
     expect(req.statusCode).toBe(200);
     expect(AuthResultSchema.parse(req.json()).data.messages).toEqual([AUTH_TEXTS.resetRequested]);
     // No SMTP here: the reset link goes to the log; its token is only stored hashed, so plant a known one.
     const token = 'reading-b-token';
-    await t.app.repos.users.createResetToken(
-      await userIdOf(t, username),
+    await s.t.app.repos.users.createResetToken(
+      await userIdOf(s.t, username),
       createHash('sha256').update(token).digest('hex'),
       3600,
     );
-    const res = await send(t, 'POST', '/auth/reset-pass', {
+    const res = await send(s.t, 'POST', '/auth/reset-pass', {
       password: 'fresh-pass',
       confirmPassword: 'fresh-pass',
       reset_password_token: token,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ data: { messages: [AUTH_TEXTS.passwordChanged] }, redirect: '/auth/login' });
-    expect((await send(t, 'POST', '/api-token-auth/', { username, password: 'fresh-pass' })).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await send(s.t, 'POST', '/api-token-auth/', { username, password: 'fresh-pass' })).statusCode,
+    ).toBe(200);
   });
 });
 

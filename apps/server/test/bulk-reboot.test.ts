@@ -2,17 +2,12 @@ import { BulkRebootAcceptedSchema } from '@forecourt/contract/bulk-reboot';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { CommandSchema } from '@forecourt/contract/terminals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { type FleetSession, openFleetSession } from './fleet-fixture.ts';
+import { postgresUnavailable } from './helper.ts';
 
 /** `POST /api/terminals/reboot/ {target, reboot_type}`: one reboot per terminal of a target (docs/targets.md). */
 describe.skipIf(postgresUnavailable)('bulk reboot of a target', () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let companyId: number;
+  let { t, f, agent, company, site, companyId } = {} as FleetSession;
   let tagged: number[];
 
   const reboot = (token: string, payload: unknown) =>
@@ -27,17 +22,7 @@ describe.skipIf(postgresUnavailable)('bulk reboot of a target', () => {
     ).map((r) => Number(r.terminal_id));
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    f = await fleetFixture(t.database);
-    await settleCommands(t.database);
-    agent = await t.login('agent');
-    company = await t.login('company');
-    site = await t.login('site');
-    const [row] = await t.database.query<{ company_id: number }>(
-      'select company_id from sites where id = $1',
-      [f.companySite.siteId],
-    );
-    companyId = Number(row.company_id);
+    ({ t, f, agent, company, site, companyId } = await openFleetSession({}, { settleCommands: true }));
     const rows = await t.database.query<{ id: number }>(
       `select id from terminals where company_id = $1 and decommissioned_at is null order by id limit 4`,
       [companyId],

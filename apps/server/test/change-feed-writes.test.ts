@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FleetFixture, fleetFixture, settleCommands } from './fleet-fixture.ts';
+import { type FleetFixture, fleetFixture, refuseBatteryReading, settleCommands } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 
 /**
@@ -573,15 +573,7 @@ describe.skipIf(postgresUnavailable)('the change feed records every screen-chang
 
   it('a write that rolls back records nothing', async () => {
     // A check at commit fails the telemetry transaction after its change row was written.
-    await t.database.query(`
-      create or replace function fc_test_refuse() returns trigger language plpgsql as $$
-      begin
-        if new.battery_life = 13.5 then raise exception 'refused by the test'; end if;
-        return new;
-      end $$`);
-    await t.database.query(`
-      create constraint trigger fc_test_refuse after insert on telemetry
-        deferrable initially deferred for each row execute function fc_test_refuse()`);
+    const lift = await refuseBatteryReading(t.database, 13.5, 'commit');
     try {
       const before = await mark();
       const res = await device(ctl, 'POST', 'telemetry', [{ battery_life: 60 }, { battery_life: 13.5 }]);
@@ -590,8 +582,7 @@ describe.skipIf(postgresUnavailable)('the change feed records every screen-chang
       expect((await device(ctl, 'POST', 'telemetry', [{ battery_life: 61 }])).statusCode).toBe(202);
       expect(await since(before, 'telemetry')).toHaveLength(1);
     } finally {
-      await t.database.query('drop trigger fc_test_refuse on telemetry');
-      await t.database.query('drop function fc_test_refuse()');
+      await lift();
     }
   });
 });

@@ -25,6 +25,13 @@ describe.skipIf(postgresUnavailable)('compression', () => {
   const webRoot = mkdtempSync(path.join(os.tmpdir(), 'forecourt-web-'));
   const script = `console.log(${JSON.stringify('forecourt '.repeat(4000))});\n`;
 
+  /** A GET without a user, asking for `encoding` when given. */
+  const getWith = (url: string, encoding?: string) =>
+    t.app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+  /** The agent's map of terminals: a polled answer. */
+  const pollMap = (encoding?: string) =>
+    t.as(agent, { method: 'GET', url: mapUrl, headers: encoding ? { 'accept-encoding': encoding } : {} });
+
   beforeAll(async () => {
     mkdirSync(path.join(webRoot, 'assets'));
     writeFileSync(path.join(webRoot, 'index.html'), '<!doctype html><title>Forecourt</title>');
@@ -49,17 +56,13 @@ describe.skipIf(postgresUnavailable)('compression', () => {
   });
 
   it('sends a polled answer gzipped to a client that accepts it, with the same ETag as the plain one', async () => {
-    const plain = await t.as(agent, { method: 'GET', url: mapUrl });
+    const plain = await pollMap();
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.length).toBeGreaterThan(1024);
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
 
-    const zipped = await t.as(agent, {
-      method: 'GET',
-      url: mapUrl,
-      headers: { 'accept-encoding': 'gzip, deflate, br' },
-    });
+    const zipped = await pollMap('gzip, deflate, br');
     expect(zipped.statusCode).toBe(200);
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers['content-type']).toMatch(/^application\/json/);
@@ -68,15 +71,11 @@ describe.skipIf(postgresUnavailable)('compression', () => {
     expect(gunzipSync(zipped.rawPayload).toString('utf8')).toBe(plain.body);
 
     // The same snapshot is compressed once: a second caller gets the very same bytes.
-    const again = await t.as(agent, { method: 'GET', url: mapUrl, headers: { 'accept-encoding': 'gzip' } });
+    const again = await pollMap('gzip');
     expect(again.headers.etag).toBe(plain.headers.etag);
     expect(Buffer.compare(again.rawPayload, zipped.rawPayload)).toBe(0);
 
-    const refused = await t.as(agent, {
-      method: 'GET',
-      url: mapUrl,
-      headers: { 'accept-encoding': 'gzip;q=0' },
-    });
+    const refused = await pollMap('gzip;q=0');
     expect(refused.headers['content-encoding']).toBeUndefined();
     expect(refused.body).toBe(plain.body);
 
@@ -90,46 +89,30 @@ describe.skipIf(postgresUnavailable)('compression', () => {
   });
 
   it('compresses other large answers with the encoding the client prefers, and leaves small ones alone', async () => {
-    const doc = await t.app.inject({
-      method: 'GET',
-      url: '/api/openapi.json',
-      headers: { 'accept-encoding': 'br' },
-    });
+    const doc = await getWith('/api/openapi.json', 'br');
     expect(doc.statusCode).toBe(200);
     expect(doc.headers['content-encoding']).toBe('br');
     expect(JSON.parse(brotliDecompressSync(doc.rawPayload).toString('utf8')).openapi).toMatch(/^3\./);
 
-    const health = await t.app.inject({
-      method: 'GET',
-      url: '/api/health',
-      headers: { 'accept-encoding': 'gzip' },
-    });
+    const health = await getWith('/api/health', 'gzip');
     expect(health.statusCode).toBe(200);
     expect(health.headers['content-encoding']).toBeUndefined();
     expect(health.json().status).toBe('ok');
   });
 
   it('serves the web app compressed', async () => {
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/assets/app.js',
-      headers: { 'accept-encoding': 'gzip' },
-    });
+    const res = await getWith('/assets/app.js', 'gzip');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(res.rawPayload).toString('utf8')).toBe(script);
-    const plain = await t.app.inject({ method: 'GET', url: '/assets/app.js' });
+    const plain = await getWith('/assets/app.js');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(script);
   });
 
   it('sends an asset the build compressed as it is, in the encoding the client prefers, never twice', async () => {
     const dir = path.join(webRoot, 'assets');
-    const br = await t.app.inject({
-      method: 'GET',
-      url: '/assets/built.js',
-      headers: { 'accept-encoding': 'gzip, deflate, br' },
-    });
+    const br = await getWith('/assets/built.js', 'gzip, deflate, br');
     expect(br.statusCode).toBe(200);
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers['content-type']).toMatch(/javascript/);
@@ -137,19 +120,15 @@ describe.skipIf(postgresUnavailable)('compression', () => {
     expect(Buffer.compare(br.rawPayload, readFileSync(path.join(dir, 'built.js.br')))).toBe(0);
     expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(script);
 
-    const gz = await t.app.inject({
-      method: 'GET',
-      url: '/assets/built.js',
-      headers: { 'accept-encoding': 'gzip' },
-    });
+    const gz = await getWith('/assets/built.js', 'gzip');
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(Buffer.compare(gz.rawPayload, readFileSync(path.join(dir, 'built.js.gz')))).toBe(0);
 
-    const plain = await t.app.inject({ method: 'GET', url: '/assets/built.js' });
+    const plain = await getWith('/assets/built.js');
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe(script);
     // The compressed copies are not pages of their own.
-    expect((await t.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);
+    expect((await getWith('/assets/missing.js')).statusCode).toBe(404);
   });
 
   it('takes a device body sent gzipped, and answers a corrupt or unknown encoding with a 4xx', async () => {
@@ -158,17 +137,22 @@ describe.skipIf(postgresUnavailable)('compression', () => {
       url: `/api/terminal/${f.plainTerminalId}/device-token/`,
     });
     const token = DeviceTokenResponseSchema.parse(provisioned.json()).token;
-    const headers = { authorization: `Device ${token}`, 'content-type': 'application/json' };
+    const postTelemetry = (encoding: string, payload: string | Buffer) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/device/v1/telemetry',
+        headers: {
+          authorization: `Device ${token}`,
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+        },
+        payload,
+      });
     const points = Array.from({ length: 50 }, (_, i) => ({
       at: new Date(Date.now() - (50 - i) * 1000).toISOString(),
       battery_life: 60 + i / 10,
     }));
-    const ok = await t.app.inject({
-      method: 'POST',
-      url: '/api/device/v1/telemetry',
-      headers: { ...headers, 'content-encoding': 'gzip' },
-      payload: gzipSync(JSON.stringify(points)),
-    });
+    const ok = await postTelemetry('gzip', gzipSync(JSON.stringify(points)));
     expect(ok.statusCode).toBe(202);
     expect(ok.json()).toEqual({ accepted: 50 });
     // A device write's answer is no page: two static headers instead of helmet's (decision 0023).
@@ -176,21 +160,11 @@ describe.skipIf(postgresUnavailable)('compression', () => {
     expect(ok.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(ok.headers['x-frame-options']).toBeUndefined();
 
-    const corrupt = await t.app.inject({
-      method: 'POST',
-      url: '/api/device/v1/telemetry',
-      headers: { ...headers, 'content-encoding': 'gzip' },
-      payload: Buffer.from('this is not gzip at all'),
-    });
+    const corrupt = await postTelemetry('gzip', Buffer.from('this is not gzip at all'));
     expect(corrupt.statusCode).toBe(400);
     expect(corrupt.json().data.errors[0]).toMatch(/decompress/);
 
-    const unknown = await t.app.inject({
-      method: 'POST',
-      url: '/api/device/v1/telemetry',
-      headers: { ...headers, 'content-encoding': 'zip' },
-      payload: JSON.stringify(points),
-    });
+    const unknown = await postTelemetry('zip', JSON.stringify(points));
     expect(unknown.statusCode).toBe(415);
     expect(unknown.json().data.errors[0]).toMatch(/Content-Encoding: zip/);
   });

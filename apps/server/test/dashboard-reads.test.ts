@@ -11,24 +11,15 @@ import { PumpStatusLogSchema } from '@forecourt/contract/pumps';
 import { TransactionActivitySchema } from '@forecourt/contract/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { buildTestApp, postgresUnavailable, sharedDemoApp, type TestApp } from './helper.ts';
 import { DATA_ROUTES, fill, LOG_ROUTES, READ_ROUTES, scopedReadPaths } from './read-routes-table.ts';
 
 describe.skipIf(postgresUnavailable)('fleet reads', () => {
-  let t: TestApp;
-  let agent: string;
-  let company: string;
-  let site: string;
-  const get: TestApp['get'] = (...args) => t.get(...args);
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    ({ agent, company, site } = await t.demoTokens());
-  });
-  afterAll(async () => t?.close());
+  const s = sharedDemoApp();
+  const get: TestApp['get'] = (...args) => s.t.get(...args);
 
   it('registers every read of the table, and the table covers every scoped GET the API documents', async () => {
-    const openapi = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const openapi = (await s.t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     const documented = scopedReadPaths(openapi);
     expect(documented).toEqual(expect.arrayContaining(READ_ROUTES.map((r) => r.path)));
     const mine = new Set(READ_ROUTES.map((r) => r.path));
@@ -40,7 +31,7 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
   it.each(READ_ROUTES.map((r) => [r.path, r] as const))(
     '%s answers its contract shape',
     async (_p, route) => {
-      const res = await get(agent, fill(route.path, 1, 1));
+      const res = await get(s.agent, fill(route.path, 1, 1));
       expect(res.statusCode, res.body).toBe(200);
       const body = route.schema.parse(res.json());
       if (Array.isArray(body)) expect(body.length).toBeGreaterThan(0);
@@ -49,7 +40,7 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
   );
 
   it('answers alerts newest first with the terminal number, issue, company and site names', async () => {
-    const rows = z.array(AlertSchema).parse((await get(agent, '/api/alerts/agent/1/')).json());
+    const rows = z.array(AlertSchema).parse((await get(s.agent, '/api/alerts/agent/1/')).json());
     expect(rows).toHaveLength(100);
     const ids = rows.map((r) => r.id);
     expect([...ids].sort((a, b) => b - a)).toEqual(ids);
@@ -58,33 +49,35 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
       expect(r.number).toMatch(/^\d{8}$/);
       expect(['Northern Fuels', 'Midland Petroleum', 'Southern Energy']).toContain(r.customer_name);
     }
-    const limited = z.array(AlertSchema).parse((await get(agent, '/api/alerts/agent/1/?limit_to=7')).json());
+    const limited = z
+      .array(AlertSchema)
+      .parse((await get(s.agent, '/api/alerts/agent/1/?limit_to=7')).json());
     expect(limited.map((r) => r.id)).toEqual(ids.slice(0, 7));
   });
 
   it('filters alerts by repeated event_type (hardware issues)', async () => {
     const qs = HARDWARE_EVENT_TYPES.map((e) => `event_type=${e}`).join('&');
-    const rows = z.array(AlertSchema).parse((await get(company, `/api/alerts/company/1/?${qs}`)).json());
+    const rows = z.array(AlertSchema).parse((await get(s.company, `/api/alerts/company/1/?${qs}`)).json());
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => HARDWARE_EVENT_TYPES.includes(r.event_type))).toBe(true);
     expect(rows.every((r) => r.customer_name === 'Northern Fuels')).toBe(true);
-    const one = z.array(AlertSchema).parse((await get(site, '/api/alerts/site/1/?event_type=1')).json());
+    const one = z.array(AlertSchema).parse((await get(s.site, '/api/alerts/site/1/?event_type=1')).json());
     expect(one.length).toBeGreaterThan(0);
     expect(one.every((r) => r.event_type === 1 && r.site_name === 'Leeds Kirkstall Road')).toBe(true);
   });
 
   it('lists one connectivity row per terminal, offline only with offline=true', async () => {
-    const [{ n }] = await t.database.query<{ n: number }>(
+    const [{ n }] = await s.t.database.query<{ n: number }>(
       'select count(*)::int n from terminals where company_id = 1',
     );
     const all = z
       .array(ConnectivitySchema)
-      .parse((await get(company, '/api/company/1/connectivity/')).json());
+      .parse((await get(s.company, '/api/company/1/connectivity/')).json());
     expect(all).toHaveLength(n);
     expect(new Set(all.map((r) => r.number)).size).toBe(n);
     const offline = z
       .array(ConnectivitySchema)
-      .parse((await get(company, '/api/company/1/connectivity/?limit_to=10&offline=true')).json());
+      .parse((await get(s.company, '/api/company/1/connectivity/?limit_to=10&offline=true')).json());
     expect(offline.length).toBeGreaterThan(0);
     expect(offline.length).toBeLessThanOrEqual(10);
     expect(offline.every((r) => r.status === 'off')).toBe(true);
@@ -92,25 +85,25 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
   });
 
   it('counts online terminals as site status (0 = none online)', async () => {
-    const rows = z.array(SiteStatusSchema).parse((await get(agent, '/api/agent/1/sites/')).json());
+    const rows = z.array(SiteStatusSchema).parse((await get(s.agent, '/api/agent/1/sites/')).json());
     expect(rows).toHaveLength(24);
     const glasgow = rows.find((r) => r.title.startsWith('Glasgow'))!;
     expect(glasgow.status).toBe(0);
-    const counts = await t.database.query<{ id: number; n: number }>(
+    const counts = await s.t.database.query<{ id: number; n: number }>(
       `select site_id id, count(*) filter (where connectivity = 'on')::int n from terminals group by 1`,
     );
     for (const c of counts) expect(rows.find((r) => r.id === c.id)!.status).toBe(c.n);
   });
 
   it('colours map markers by connectivity: on green, off red, anything else yellow', async () => {
-    await t.database.query(`update terminals set connectivity = 'unknown' where id = 2`);
-    t.app.snapshots.clear();
-    const rows = (await get(agent, '/api/agent/1/map/terminals/')).json() as Array<{
+    await s.t.database.query(`update terminals set connectivity = 'unknown' where id = 2`);
+    s.t.app.snapshots.clear();
+    const rows = (await get(s.agent, '/api/agent/1/map/terminals/')).json() as Array<{
       id: number;
       terminals: Array<{ terminal_id: string; marker_color: string }>;
     }>;
     const byNo = new Map(rows.flatMap((s) => s.terminals).map((x) => [x.terminal_id, x.marker_color]));
-    const states = await t.database.query<{ terminal_no: string; connectivity: string }>(
+    const states = await s.t.database.query<{ terminal_no: string; connectivity: string }>(
       'select terminal_no, connectivity from terminals',
     );
     for (const s of states) {
@@ -119,15 +112,17 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
       );
     }
     expect([...byNo.values()]).toContain('yellow');
-    const aerial = (await get(site, '/api/site/1/map/terminals/')).json() as Array<{ connectivity: string }>;
+    const aerial = (await get(s.site, '/api/site/1/map/terminals/')).json() as Array<{
+      connectivity: string;
+    }>;
     expect(aerial.map((a) => a.connectivity)).toContain('unknown');
-    await t.database.query(`update terminals set connectivity = 'on' where id = 2`);
-    t.app.snapshots.clear();
+    await s.t.database.query(`update terminals set connectivity = 'on' where id = 2`);
+    s.t.app.snapshots.clear();
   });
 
   it("lists the site's terminals with their position, connectivity, tags and software version", async () => {
-    const list = z.array(SiteTerminalSchema).parse((await get(site, '/api/site/1/terminals/')).json());
-    const rows = await t.database.query<{
+    const list = z.array(SiteTerminalSchema).parse((await get(s.site, '/api/site/1/terminals/')).json());
+    const rows = await s.t.database.query<{
       id: number;
       terminal_no: string;
       lat: number;
@@ -160,17 +155,19 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
   });
 
   it('gives time zones their current offset from the IANA name', async () => {
-    const zones = z.array(TimeZoneSchema).parse((await get(company, '/api/company/1/time/zones/')).json());
+    const zones = z.array(TimeZoneSchema).parse((await get(s.company, '/api/company/1/time/zones/')).json());
     expect(zones.length).toBeGreaterThan(1);
     for (const z0 of zones) expect(z0.tz).toBe(utcOffsetHours(z0.iana));
-    const agentZones = z.array(TimeZoneSchema).parse((await get(agent, '/api/agent/1/time/zones/')).json());
+    const agentZones = z.array(TimeZoneSchema).parse((await get(s.agent, '/api/agent/1/time/zones/')).json());
     expect(agentZones.map((x) => x.iana)).toContain('Asia/Tokyo');
     expect(agentZones.find((x) => x.iana === 'Asia/Tokyo')!.tz).toBe(9);
   });
 
   it('keys pump status by pump number, newest first, bounded per pump', async () => {
-    const log = PumpStatusLogSchema.parse((await get(site, '/api/site/1/pumps/status/?limit_to=3')).json());
-    const pumps = await t.database.query<{ pump_no: number }>('select pump_no from pumps where site_id = 1');
+    const log = PumpStatusLogSchema.parse((await get(s.site, '/api/site/1/pumps/status/?limit_to=3')).json());
+    const pumps = await s.t.database.query<{ pump_no: number }>(
+      'select pump_no from pumps where site_id = 1',
+    );
     expect(Object.keys(log).sort()).toEqual(pumps.map((p) => String(p.pump_no)).sort());
     for (const entries of Object.values(log)) {
       expect(entries.length).toBeLessThanOrEqual(3);
@@ -180,40 +177,40 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
   });
 
   it('reports the latest reading of each terminal with the site as customer', async () => {
-    const battery = (await get(site, '/api/site/1/terminals/battery/')).json() as Array<{
+    const battery = (await get(s.site, '/api/site/1/terminals/battery/')).json() as Array<{
       life: number;
       terminal: { terminal_id: string; id: number };
       customer: string;
       site_number: string;
     }>;
-    const rows = await t.database.query<{ id: number; battery_life: number }>(
+    const rows = await s.t.database.query<{ id: number; battery_life: number }>(
       'select id, battery_life from terminals where site_id = 1 order by id',
     );
     expect(battery.map((b) => [b.terminal.id, b.life])).toEqual(rows.map((r) => [r.id, r.battery_life]));
     expect(battery.every((b) => b.customer === 'Leeds Kirkstall Road' && b.site_number === '1001')).toBe(
       true,
     );
-    const env = await get(site, '/api/site/1/terminals/environment/?latest=true');
+    const env = await get(s.site, '/api/site/1/terminals/environment/?latest=true');
     expect(env.statusCode).toBe(200);
-    expect(await get(site, '/api/site/1/terminals/environment/?latest=maybe').then((r) => r.statusCode)).toBe(
-      400,
-    );
+    expect(
+      await get(s.site, '/api/site/1/terminals/environment/?latest=maybe').then((r) => r.statusCode),
+    ).toBe(400);
   });
 
   it('buckets transactions: 12 five-minute and 24 hourly buckets, oldest first, three series', async () => {
-    await t.database.query(
+    await s.t.database.query(
       `insert into transactions (terminal_id, site_id, at, volume_l, amount) values
          (1, 1, now() - interval '1 second', 20, 30), (1, 1, now() - interval '1 second', 10, 0),
          (1, 1, now() - interval '1 second', 0.5, 0.8)`,
     );
-    t.app.snapshots.clear();
-    const before = await t.database.query<{ normal: number; zero: number; lt1: number }>(
+    s.t.app.snapshots.clear();
+    const before = await s.t.database.query<{ normal: number; zero: number; lt1: number }>(
       `select count(*) filter (where amount <> 0 and volume_l >= 1)::int normal,
               count(*) filter (where amount = 0)::int zero,
               count(*) filter (where amount <> 0 and volume_l < 1)::int lt1
          from transactions where site_id = 1 and at >= date_trunc('hour', now()) - interval '23 hours'`,
     );
-    const body = TransactionActivitySchema.parse((await get(site, '/api/transactions/1/')).json());
+    const body = TransactionActivitySchema.parse((await get(s.site, '/api/transactions/1/')).json());
     const starts = body.buckets_1_hour.map((b) => Date.parse(b));
     for (let i = 1; i < 12; i++) expect(starts[i]! - starts[i - 1]!).toBe(300_000);
     const hours = body.buckets_24_hours.map((b) => Date.parse(b));
@@ -230,10 +227,10 @@ describe.skipIf(postgresUnavailable)('fleet reads', () => {
 
   it('answers 404 for an unknown or non-numeric id and 401 without a token', async () => {
     for (const route of [...DATA_ROUTES, ...LOG_ROUTES]) {
-      expect((await get(agent, fill(route.path, 99999, 99999))).statusCode, route.path).toBe(404);
-      expect((await get(agent, fill(route.path, 'abc', 'abc'))).statusCode, route.path).toBe(404);
+      expect((await get(s.agent, fill(route.path, 99999, 99999))).statusCode, route.path).toBe(404);
+      expect((await get(s.agent, fill(route.path, 'abc', 'abc'))).statusCode, route.path).toBe(404);
       expect(
-        (await t.app.inject({ method: 'GET', url: fill(route.path, 1, 1) })).statusCode,
+        (await s.t.app.inject({ method: 'GET', url: fill(route.path, 1, 1) })).statusCode,
         route.path,
       ).toBe(401);
     }

@@ -2,7 +2,7 @@ import { AcceptedSchema } from '@forecourt/contract/device';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceTerminal, TelemetryWrite } from '../src/repositories/device-repository.ts';
 import { createTelemetryWriter } from '../src/services/telemetry-writes.ts';
-import { deviceCall, provisionDevice } from './fleet-fixture.ts';
+import { deviceCall, provisionDevice, refuseBatteryReading } from './fleet-fixture.ts';
 import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
 
 interface Terminal {
@@ -106,15 +106,7 @@ describe.skipIf(postgresUnavailable)('device writes in group commits', () => {
   });
 
   it('a write the database refuses fails alone; the others of its batch are stored', async () => {
-    await t.database.query(`
-      create or replace function fc_test_refuse() returns trigger language plpgsql as $$
-      begin
-        if new.battery_life = 13.5 then raise exception 'refused by the test'; end if;
-        return new;
-      end $$`);
-    await t.database.query(
-      'create trigger fc_test_refuse before insert on telemetry for each row execute function fc_test_refuse()',
-    );
+    const lift = await refuseBatteryReading(t.database, 13.5, 'insert');
     try {
       const before = await lastChange();
       const start = new Date();
@@ -140,8 +132,7 @@ describe.skipIf(postgresUnavailable)('device writes in group commits', () => {
         if (i !== bad) expect(await rowsOf(term.id, 70 + i / 10, start)).toBe(1);
       }
     } finally {
-      await t.database.query('drop trigger fc_test_refuse on telemetry');
-      await t.database.query('drop function fc_test_refuse()');
+      await lift();
     }
   });
 

@@ -7,8 +7,9 @@ import {
   TelemetryPointSchema,
 } from '@forecourt/contract/device';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
+import type { FastifyInstance } from 'fastify';
 import type { Database } from '../src/db/client.ts';
-import type { TestApp } from './helper.ts';
+import { buildTestApp, type SecondNode, startSecondNode, type TestApp } from './helper.ts';
 
 async function one<T>(database: Database, sql: string, params: unknown[] = []): Promise<T> {
   const rows = await database.query<T>(sql, params);
@@ -132,11 +133,86 @@ export async function fleetFixture(database: Database): Promise<FleetFixture> {
   };
 }
 
+export interface FleetSession {
+  t: TestApp;
+  f: FleetFixture;
+  /** The demo users' tokens. */
+  agent: string;
+  company: string;
+  site: string;
+  /** The demo agent, and the first company of the `company` user. */
+  agentId: number;
+  companyId: number;
+}
+
+/**
+ * What most route suites start from: the app on a fresh demo database, the fleet fixture, the three demo users
+ * signed in, and the ids their scopes are written with.
+ */
+export async function openFleetSession(
+  env: Record<string, string> = {},
+  opts: { settleCommands?: boolean } = {},
+): Promise<FleetSession> {
+  const t = await buildTestApp(env);
+  const f = await fleetFixture(t.database);
+  if (opts.settleCommands) await settleCommands(t.database);
+  const { agent, company, site } = await t.demoTokens();
+  const agentId = Number((await t.get(agent, '/api/user/')).json().agent);
+  const companyId = Number((await t.get(company, '/api/user/')).json().companies[0].id);
+  return { t, f, agent, company, site, agentId, companyId };
+}
+
+export interface TwoNodeSession extends FleetSession {
+  /** A second node on the same database (`t.app` is the first), and its app. */
+  nodeB: SecondNode;
+  b: FastifyInstance;
+  /** Closes the second node, then the first and the database. */
+  close(): Promise<void>;
+}
+
+/** The fleet session, and a second node on its database for writing on one node and reading on the other. */
+export async function openFleetOnTwoNodes(opts: { settleCommands?: boolean } = {}): Promise<TwoNodeSession> {
+  const s = await openFleetSession({}, opts);
+  const nodeB = await startSecondNode(s.t);
+  const close = async () => {
+    await nodeB.close();
+    await s.t.close();
+  };
+  return { ...s, nodeB, b: nodeB.app, close };
+}
+
 /** Cancels whatever commands the demo data left open, so a test starts from settled pumps. */
 export async function settleCommands(database: Database): Promise<void> {
   await database.query(
     `update commands set state = 'expired', completed_at = now() where state in ('queued', 'sent')`,
   );
+}
+
+/**
+ * Makes the database refuse a telemetry row with this battery reading, as it is inserted or only when its
+ * transaction commits; the answer lifts the refusal.
+ */
+export async function refuseBatteryReading(
+  database: Database,
+  battery: number,
+  when: 'insert' | 'commit',
+): Promise<() => Promise<void>> {
+  await database.query(`
+    create or replace function fc_test_refuse() returns trigger language plpgsql as $$
+    begin
+      if new.battery_life = ${Number(battery)} then raise exception 'refused by the test'; end if;
+      return new;
+    end $$`);
+  await database.query(
+    when === 'insert'
+      ? 'create trigger fc_test_refuse before insert on telemetry for each row execute function fc_test_refuse()'
+      : `create constraint trigger fc_test_refuse after insert on telemetry
+          deferrable initially deferred for each row execute function fc_test_refuse()`,
+  );
+  return async () => {
+    await database.query('drop trigger fc_test_refuse on telemetry');
+    await database.query('drop function fc_test_refuse()');
+  };
 }
 
 /** A call to the device API (`/api/device/v1/<url>`) with a terminal's device token. */

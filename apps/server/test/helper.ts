@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { type BuildOptions, buildApp } from '../src/app.ts';
 import { type Env, loadEnv } from '../src/config/env.ts';
 import { type Database, fromPool } from '../src/db/client.ts';
@@ -30,6 +30,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A fresh copy of the demo-seeded database, of the engine this project tests on. */
+export function openDemoDatabase(): Promise<Database> {
+  return openTestDatabase(
+    testDbKind,
+    testDbKind === 'postgres' ? inject('postgresTemplate') : inject('pgliteTemplate'),
+  );
+}
+
 /** The real app on a fresh demo-seeded database (PGlite, or PostgreSQL in the postgres project). */
 export async function buildTestApp(
   env: Record<string, string> = {},
@@ -39,10 +47,7 @@ export async function buildTestApp(
     signInLimits?: BuildOptions['signInLimits'];
   } = {},
 ): Promise<TestApp> {
-  const database = await openTestDatabase(
-    testDbKind,
-    testDbKind === 'postgres' ? inject('postgresTemplate') : inject('pgliteTemplate'),
-  );
+  const database = await openDemoDatabase();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'forecourt-test-'));
   const config: Env = loadEnv({ DATA_DIR: dataDir, SIMULATOR: 'off', LOG_LEVEL: 'silent', ...env });
   const app = await buildApp({
@@ -91,6 +96,39 @@ export async function buildTestApp(
     },
   };
   return testApp;
+}
+
+/**
+ * For a describe whose tests share one app: the app on a fresh demo database (after `prepare`, when given), there
+ * from the describe's `beforeAll` on, closed after its last test.
+ */
+export function sharedApp(
+  env: Record<string, string> = {},
+  prepare: (t: TestApp) => Promise<unknown> = async () => {},
+): { t: TestApp } {
+  const s = {} as { t: TestApp };
+  beforeAll(async () => {
+    s.t = await buildTestApp(env);
+    await prepare(s.t);
+  });
+  afterAll(async () => s.t?.close());
+  return s;
+}
+
+export interface DemoSession {
+  t: TestApp;
+  agent: string;
+  company: string;
+  site: string;
+}
+
+/** `sharedApp` with the three demo users signed in. */
+export function sharedDemoApp(env: Record<string, string> = {}): DemoSession {
+  const s = sharedApp(env) as DemoSession;
+  beforeAll(async () => {
+    Object.assign(s, await s.t.demoTokens());
+  });
+  return s;
 }
 
 /**

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { openTextStream } from '@forecourt/test-support/stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeInput } from '../src/repositories/change-repository.ts';
 import type { Principal } from '../src/repositories/principal-repository.ts';
@@ -73,31 +74,10 @@ describe.skipIf(postgresUnavailable)(`live hub (${testDbKind})`, () => {
 
   /** Opens a stream as `user` (scope: one site) from the client address `from`. */
   const open = async (user: number, site: number, from = '192.0.2.1') => {
-    const abort = new AbortController();
-    const res = await fetch(`${base}/?user=${user}&site=${site}&from=${encodeURIComponent(from)}`, {
-      signal: abort.signal,
-    });
-    let text = '';
-    let done = false;
-    const reading = (async () => {
-      if (res.status !== 200) return;
-      const decoder = new TextDecoder();
-      try {
-        for await (const chunk of res.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
-      } catch {
-        // aborted
-      }
-      done = true;
-    })();
-    return {
-      status: res.status,
-      text: () => text,
-      done: () => done,
-      async close() {
-        abort.abort();
-        await reading;
-      },
-    };
+    const stream = await openTextStream(
+      `${base}/?user=${user}&site=${site}&from=${encodeURIComponent(from)}`,
+    );
+    return { ...stream, status: stream.res.status };
   };
   const record = async (...changes: ChangeInput[]) => {
     await unitOfWork(t.database, (q) => q.changed(changes));

@@ -1,34 +1,25 @@
 import { HARDWARE_EVENT_TYPES } from '@forecourt/contract/events';
 import * as logRows from '@forecourt/contract/logs';
 import { parseCsv } from '@forecourt/test-support/csv';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { postgresUnavailable, sharedDemoApp, type TestApp } from './helper.ts';
 import { fill, LOG_ROUTES } from './read-routes-table.ts';
 
 describe.skipIf(postgresUnavailable)('log screens', () => {
-  let t: TestApp;
-  let agent: string;
-  let company: string;
-  let site: string;
-  const get: TestApp['get'] = (...args) => t.get(...args);
-
-  beforeAll(async () => {
-    t = await buildTestApp();
-    ({ agent, company, site } = await t.demoTokens());
-  });
-  afterAll(async () => t?.close());
+  const s = sharedDemoApp();
+  const get: TestApp['get'] = (...args) => s.t.get(...args);
 
   it('pages newest first with before cursors until the log is exhausted', async () => {
     const all = z
       .array(logRows.AlertLogEntrySchema)
-      .parse((await get(site, '/api/site/1/alert/log/?limit_to=1000')).json());
+      .parse((await get(s.site, '/api/site/1/alert/log/?limit_to=1000')).json());
     expect(all.length).toBeGreaterThan(30);
     const seen: number[] = [];
     let url: string | null = '/api/site/1/alert/log/?limit_to=25';
     let pages = 0;
     while (url) {
-      const res = await get(site, url);
+      const res = await get(s.site, url);
       expect(res.statusCode).toBe(200);
       const rows = z.array(logRows.AlertLogEntrySchema).parse(res.json());
       seen.push(...rows.map((r) => r.id));
@@ -53,9 +44,9 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
   it('answers CSV with Accept: text/csv or format=csv: a header and one line per row', async () => {
     const json = z
       .array(logRows.AlertLogEntrySchema)
-      .parse((await get(company, '/api/company/1/alert/log/?limit_to=40')).json());
-    const viaAccept = await get(company, '/api/company/1/alert/log/?limit_to=40', { accept: 'text/csv' });
-    const viaFormat = await get(company, '/api/company/1/alert/log/?limit_to=40&format=csv');
+      .parse((await get(s.company, '/api/company/1/alert/log/?limit_to=40')).json());
+    const viaAccept = await get(s.company, '/api/company/1/alert/log/?limit_to=40', { accept: 'text/csv' });
+    const viaFormat = await get(s.company, '/api/company/1/alert/log/?limit_to=40&format=csv');
     for (const res of [viaAccept, viaFormat]) {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/csv/);
@@ -86,25 +77,25 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
     }
     expect(viaAccept.body).toBe(viaFormat.body);
     expect(viaAccept.headers['x-next-cursor']).toBe(json.at(-1)!.cursor);
-    const jsonAgain = await get(company, '/api/company/1/alert/log/?limit_to=40', {
+    const jsonAgain = await get(s.company, '/api/company/1/alert/log/?limit_to=40', {
       accept: 'application/json',
     });
     expect(jsonAgain.headers['content-type']).toMatch(/application\/json/);
   });
 
   it('neutralises device text that a spreadsheet would run as a formula', async () => {
-    const provisioned = await t.as(agent, { method: 'POST', url: '/api/terminal/1/device-token/' });
+    const provisioned = await s.t.as(s.agent, { method: 'POST', url: '/api/terminal/1/device-token/' });
     expect(provisioned.statusCode).toBe(200);
     // (Leading tabs and carriage returns never reach a cell: the device API trims text; see packages/contract.)
     const hostile = ['=HYPERLINK("http://evil.example","open")', '+1+1', '-1+1', '@SUM(A1)'];
-    const sent = await t.app.inject({
+    const sent = await s.t.app.inject({
       method: 'POST',
       url: '/api/device/v1/events',
       headers: { authorization: `Device ${provisioned.json().token}` },
       payload: hostile.map((text) => ({ event_type: 1, text })),
     });
     expect(sent.statusCode).toBe(202);
-    const res = await get(agent, '/api/agent/1/alert/log/?limit_to=50&format=csv');
+    const res = await get(s.agent, '/api/agent/1/alert/log/?limit_to=50&format=csv');
     expect(res.statusCode).toBe(200);
     const texts = parseCsv(res.body.replace(/\r\n/g, '\n')).map((r) => r[5]);
     for (const text of hostile) {
@@ -112,14 +103,16 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
       expect(texts).not.toContain(text);
     }
     // The JSON keeps the text as the device sent it.
-    const json = (await get(agent, '/api/agent/1/alert/log/?limit_to=50')).json() as Array<{ text: string }>;
+    const json = (await get(s.agent, '/api/agent/1/alert/log/?limit_to=50')).json() as Array<{
+      text: string;
+    }>;
     expect(json.map((r) => r.text)).toEqual(expect.arrayContaining(hostile));
   });
 
   it.each(LOG_ROUTES.map((r) => [r.path, r] as const))('%s: CSV with a header row', async (_p, route) => {
-    const res = await get(agent, `${fill(route.path, 1, 1)}?limit_to=3&format=csv`);
+    const res = await get(s.agent, `${fill(route.path, 1, 1)}?limit_to=3&format=csv`);
     expect(res.statusCode, res.body).toBe(200);
-    const json = (await get(agent, `${fill(route.path, 1, 1)}?limit_to=3`)).json() as Array<{ id: number }>;
+    const json = (await get(s.agent, `${fill(route.path, 1, 1)}?limit_to=3`)).json() as Array<{ id: number }>;
     expect(json.length).toBeGreaterThan(0);
     const rows = parseCsv(res.body);
     expect(rows[0]!.length).toBeGreaterThan(3);
@@ -130,57 +123,59 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
   it('filters the hardware log to hardware event types, narrowed by event_type', async () => {
     const rows = z
       .array(logRows.AlertLogEntrySchema)
-      .parse((await get(agent, '/api/agent/1/terminal/hardware/log/?limit_to=500')).json());
+      .parse((await get(s.agent, '/api/agent/1/terminal/hardware/log/?limit_to=500')).json());
     expect(rows.length).toBeGreaterThan(100);
     expect(rows.every((r) => HARDWARE_EVENT_TYPES.includes(r.event_type))).toBe(true);
     expect(new Set(rows.map((r) => r.event_type)).size).toBe(6);
     const printers = z
       .array(logRows.AlertLogEntrySchema)
       .parse(
-        (await get(company, '/api/company/1/site/1/terminal/hardware/log/?event_type=2&event_type=5')).json(),
+        (
+          await get(s.company, '/api/company/1/site/1/terminal/hardware/log/?event_type=2&event_type=5')
+        ).json(),
       );
     expect(printers.length).toBeGreaterThan(0);
     expect(printers.every((r) => r.event_type === 2 && r.site_id === 1)).toBe(true);
-    const none = await get(company, '/api/company/1/site/1/terminal/hardware/log/?event_type=5');
+    const none = await get(s.company, '/api/company/1/site/1/terminal/hardware/log/?event_type=5');
     expect(none.json()).toEqual([]);
   });
 
   it('refuses a company/site hardware log whose site is not in that company', async () => {
-    expect((await get(agent, '/api/company/2/site/1/terminal/hardware/log/')).statusCode).toBe(404);
-    expect((await get(company, '/api/company/2/site/9/terminal/hardware/log/')).statusCode).toBe(403);
-    expect((await get(site, '/api/company/1/site/1/terminal/hardware/log/')).statusCode).toBe(403);
+    expect((await get(s.agent, '/api/company/2/site/1/terminal/hardware/log/')).statusCode).toBe(404);
+    expect((await get(s.company, '/api/company/2/site/9/terminal/hardware/log/')).statusCode).toBe(403);
+    expect((await get(s.site, '/api/company/1/site/1/terminal/hardware/log/')).statusCode).toBe(403);
   });
 
   it('searches case-insensitively and filters by time window and terminal', async () => {
     const hits = z
       .array(logRows.AlertLogEntrySchema)
-      .parse((await get(agent, '/api/agent/1/alert/log/?q=CARD%20READER&limit_to=1000')).json());
+      .parse((await get(s.agent, '/api/agent/1/alert/log/?q=CARD%20READER&limit_to=1000')).json());
     expect(hits.length).toBeGreaterThan(0);
     expect(
       hits.every((r) => /card reader/i.test(`${r.text} ${r.site_name} ${r.customer_name} ${r.number}`)),
     ).toBe(true);
     const byTown = z
       .array(logRows.AlertLogEntrySchema)
-      .parse((await get(agent, '/api/agent/1/alert/log/?q=glasgow&limit_to=1000')).json());
+      .parse((await get(s.agent, '/api/agent/1/alert/log/?q=glasgow&limit_to=1000')).json());
     expect(byTown.length).toBeGreaterThan(0);
     expect(byTown.every((r) => r.site_name.startsWith('Glasgow'))).toBe(true);
-    const literal = await get(agent, '/api/agent/1/alert/log/?q=100%25_');
+    const literal = await get(s.agent, '/api/agent/1/alert/log/?q=100%25_');
     expect(literal.json()).toEqual([]);
 
     const to = new Date(Date.now() - 3 * 86_400_000).toISOString();
     const from = new Date(Date.now() - 4 * 86_400_000).toISOString();
     const window = z
       .array(logRows.AlertLogEntrySchema)
-      .parse((await get(agent, `/api/agent/1/alert/log/?from=${from}&to=${to}&limit_to=1000`)).json());
+      .parse((await get(s.agent, `/api/agent/1/alert/log/?from=${from}&to=${to}&limit_to=1000`)).json());
     expect(window.length).toBeGreaterThan(0);
     expect(window.every((r) => r.started_at >= from && r.started_at < to)).toBe(true);
 
     const byNumber = z
       .array(logRows.AlertLogEntrySchema)
-      .parse((await get(site, '/api/site/1/alert/log/?terminal=10010002&limit_to=1000')).json());
+      .parse((await get(s.site, '/api/site/1/alert/log/?terminal=10010002&limit_to=1000')).json());
     const byId = z
       .array(logRows.AlertLogEntrySchema)
-      .parse((await get(site, '/api/site/1/alert/log/?terminal=2&limit_to=1000')).json());
+      .parse((await get(s.site, '/api/site/1/alert/log/?terminal=2&limit_to=1000')).json());
     expect(byNumber.length).toBeGreaterThan(0);
     expect(byNumber.every((r) => r.number === '10010002')).toBe(true);
     expect(byId).toEqual(byNumber);
@@ -189,14 +184,14 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
   it('lists connectivity changes, off only with status=off or offline=true', async () => {
     const all = z
       .array(logRows.ConnectivityLogEntrySchema)
-      .parse((await get(company, '/api/company/1/connectivity/log/?limit_to=1000')).json());
+      .parse((await get(s.company, '/api/company/1/connectivity/log/?limit_to=1000')).json());
     expect(new Set(all.map((r) => r.status))).toEqual(new Set(['on', 'off']));
     const off = z
       .array(logRows.ConnectivityLogEntrySchema)
-      .parse((await get(company, '/api/company/1/connectivity/log/?limit_to=1000&status=off')).json());
+      .parse((await get(s.company, '/api/company/1/connectivity/log/?limit_to=1000&status=off')).json());
     expect(off).toEqual(all.filter((r) => r.status === 'off'));
     const offline = (
-      await get(company, '/api/company/1/connectivity/log/?limit_to=1000&offline=true')
+      await get(s.company, '/api/company/1/connectivity/log/?limit_to=1000&offline=true')
     ).json();
     expect(offline).toEqual(off.map((r) => ({ ...r })));
   });
@@ -204,7 +199,7 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
   it('shows reboots with their state history, filterable by state', async () => {
     const rows = z
       .array(logRows.RebootLogEntrySchema)
-      .parse((await get(agent, '/api/agent/1/terminal/reboot/log/?limit_to=1000')).json());
+      .parse((await get(s.agent, '/api/agent/1/terminal/reboot/log/?limit_to=1000')).json());
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.every((r) => r.kind === 'reboot' && r.history[0]!.state === 'queued')).toBe(true);
     const done = rows.find((r) => r.state === 'confirmed')!;
@@ -212,19 +207,21 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
     expect(done.history.map((h) => h.state)).toEqual(['queued', 'sent', 'confirmed']);
     const failed = z
       .array(logRows.RebootLogEntrySchema)
-      .parse((await get(agent, '/api/agent/1/reboot/log?state=failed&state=timed_out&limit_to=1000')).json());
+      .parse(
+        (await get(s.agent, '/api/agent/1/reboot/log?state=failed&state=timed_out&limit_to=1000')).json(),
+      );
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((r) => r.state === 'failed' || r.state === 'timed_out')).toBe(true);
     const siteRows = z
       .array(logRows.RebootLogEntrySchema)
-      .parse((await get(site, '/api/site/1/reboot/log')).json());
+      .parse((await get(s.site, '/api/site/1/reboot/log')).json());
     expect(siteRows.every((r) => r.site_id === 1)).toBe(true);
   });
 
   it('shows pump activations and pump status entries of a site', async () => {
     const acts = z
       .array(logRows.PumpActivationLogRowSchema)
-      .parse((await get(site, '/api/site/1/pump/activation/log/?limit_to=1000')).json());
+      .parse((await get(s.site, '/api/site/1/pump/activation/log/?limit_to=1000')).json());
     expect(acts.length).toBeGreaterThan(0);
     expect(
       acts.every((r) => r.site === 'Leeds Kirkstall Road' && ['pump_on', 'pump_off'].includes(r.kind)),
@@ -232,17 +229,17 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
     const pumpNo = acts[0]!.pump_no;
     const one = z
       .array(logRows.PumpActivationLogRowSchema)
-      .parse((await get(site, `/api/site/1/pump/activation/log/?pump=${pumpNo}&limit_to=1000`)).json());
+      .parse((await get(s.site, `/api/site/1/pump/activation/log/?pump=${pumpNo}&limit_to=1000`)).json());
     expect(one.every((r) => r.pump_no === pumpNo)).toBe(true);
 
     const status = z
       .array(logRows.PumpStatusLogRowSchema)
-      .parse((await get(site, '/api/site/1/pump/status/log/?abnormal=true&limit_to=1000')).json());
+      .parse((await get(s.site, '/api/site/1/pump/status/log/?abnormal=true&limit_to=1000')).json());
     expect(status.length).toBeGreaterThan(0);
     expect(status.every((r) => r.status !== 4000)).toBe(true);
     const pump2 = z
       .array(logRows.PumpStatusLogRowSchema)
-      .parse((await get(site, '/api/site/1/pump/status/log/?pump=2&limit_to=1000')).json());
+      .parse((await get(s.site, '/api/site/1/pump/status/log/?pump=2&limit_to=1000')).json());
     expect(pump2.length).toBeGreaterThan(0);
     expect(pump2.every((r) => r.pump_no === 2)).toBe(true);
   });
@@ -250,7 +247,7 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
   it('shows shocks of a company with a minimum level', async () => {
     const rows = z
       .array(logRows.ShockLogEntrySchema)
-      .parse((await get(company, '/api/company/1/shock/alert/log/?min=4&limit_to=1000')).json());
+      .parse((await get(s.company, '/api/company/1/shock/alert/log/?min=4&limit_to=1000')).json());
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.reading >= 4 && r.company_id === 1)).toBe(true);
     expect(rows.every((r) => r.terminal.card_acceptor_name.startsWith(`${r.site_title}/`))).toBe(true);
@@ -259,12 +256,12 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
   it('shows battery readings over time for the terminals of a site', async () => {
     const rows = z
       .array(logRows.BatteryLogEntrySchema)
-      .parse((await get(site, '/api/site/1/terminal/battery/log/?terminal=10010001&limit_to=200')).json());
+      .parse((await get(s.site, '/api/site/1/terminal/battery/log/?terminal=10010001&limit_to=200')).json());
     expect(rows).toHaveLength(200);
     expect(rows.every((r) => r.terminal.terminal_id === '10010001')).toBe(true);
     const times = rows.map((r) => r.created_at);
     expect([...times].sort().reverse()).toEqual(times);
-    const [latest] = await t.database.query<{ battery_life: number }>(
+    const [latest] = await s.t.database.query<{ battery_life: number }>(
       'select battery_life from terminals where id = 1',
     );
     expect(rows[0]!.life).toBe(latest!.battery_life);
@@ -284,7 +281,7 @@ describe.skipIf(postgresUnavailable)('log screens', () => {
       ['/api/company/1/shock/log/?min=-1', /min/],
     ];
     for (const [url, name] of cases) {
-      const res = await get(agent, url);
+      const res = await get(s.agent, url);
       const qs = url;
       expect(res.statusCode, qs).toBe(400);
       expect(res.json().data.errors.join(' '), qs).toMatch(name);

@@ -4,8 +4,8 @@ import { AlertSchema } from '@forecourt/contract/fleet';
 import { MaintenanceWindowSchema } from '@forecourt/contract/maintenance';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deviceCall, type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, requestsAs, type TestApp } from './helper.ts';
+import { deviceCall, type FleetSession, openFleetSession, provisionDevice } from './fleet-fixture.ts';
+import { postgresUnavailable, requestsAs } from './helper.ts';
 
 const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json()).data.errors;
 const Windows = z.array(MaintenanceWindowSchema);
@@ -29,12 +29,7 @@ function localOf(at: Date, timeZone: string) {
 }
 
 describe.skipIf(postgresUnavailable)('maintenance windows (docs/rules-and-maintenance.md)', () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let agentId: number;
+  let { t, f, agent, company, site, agentId } = {} as FleetSession;
   let device: string;
 
   const { as, post, patch, get, del } = requestsAs(
@@ -65,12 +60,7 @@ describe.skipIf(postgresUnavailable)('maintenance windows (docs/rules-and-mainte
   const endAll = () => t.database.query('update maintenance_windows set ends_at = least(ends_at, now())');
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    f = await fleetFixture(t.database);
-    agent = await t.login('agent');
-    company = await t.login('company');
-    site = await t.login('site');
-    agentId = (await get('/api/user/')).json().agent;
+    ({ t, f, agent, company, site, agentId } = await openFleetSession());
     device = await provisionDevice(t, agent, f.plainTerminalId);
     // The terminal's first call brings it online (clearing any offline alert): the bell counts from here.
     expect((await deviceCall(t, device, 'GET', 'me')).statusCode).toBe(200);

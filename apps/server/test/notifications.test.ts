@@ -13,8 +13,8 @@ import { startSmtpServer } from '@forecourt/test-support/smtp';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { deviceCall, type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { deviceCall, type FleetSession, openFleetSession, provisionDevice } from './fleet-fixture.ts';
+import { postgresUnavailable } from './helper.ts';
 
 const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json()).data.errors;
 const Deliveries = z.array(DeliverySchema);
@@ -59,13 +59,7 @@ async function startReceiver() {
 }
 
 describe.skipIf(postgresUnavailable)('notifications: contact points, policies, deliveries', () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let agentId: number;
-  let companyId: number;
+  let { t, f, agent, company, site, agentId, companyId } = {} as FleetSession;
   let device: string;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -114,17 +108,13 @@ describe.skipIf(postgresUnavailable)('notifications: contact points, policies, d
   beforeAll(async () => {
     receiver = await startReceiver();
     smtp = await startSmtpServer();
-    t = await buildTestApp({
+    ({ t, f, agent, company, site, agentId, companyId } = await openFleetSession({
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.2',
       DELIVERY_RETRY_DELAYS: '5,5',
       SMTP_URL: smtp.url,
       PUBLIC_URL: 'https://console.example',
-    });
-    f = await fleetFixture(t.database);
+    }));
     terminalTarget.scope.id = f.plainTerminalId;
-    ({ agent, company, site } = await t.demoTokens());
-    agentId = (await get('/api/user/')).json().agent;
-    companyId = (await get('/api/user/', company)).json().companies[0].id;
     device = await provisionDevice(t, agent, f.plainTerminalId);
     expect((await deviceCall(t, device, 'GET', 'me')).statusCode).toBe(200);
   });

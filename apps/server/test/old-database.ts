@@ -7,10 +7,10 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { type Database, fromPglite, fromPool, migrationsFolder } from '../src/db/client.ts';
 import type { PostgresTemplate } from './db-template.ts';
-import { testDbKind } from './helper.ts';
+import { openDemoDatabase, testDbKind } from './helper.ts';
 
 /** The migrations up to and including `tag`, in a folder of their own. */
 function migrationsUpTo(tag: string): string {
@@ -69,4 +69,22 @@ export async function databaseUpTo(tag: string): Promise<{ db: Database; drop: (
       removeFolder();
     },
   };
+}
+
+/**
+ * For a describe that tests a migration: the demo database (to copy rows from) and a database migrated up to `tag`,
+ * opened before its tests and closed (the older one dropped) after them.
+ */
+export function demoBesideDatabaseUpTo(tag: string): { demo: Database; old: Database } {
+  const dbs = {} as { demo: Database; old: Database };
+  let drop = async () => {};
+  beforeAll(async () => {
+    dbs.demo = await openDemoDatabase();
+    ({ db: dbs.old, drop } = await databaseUpTo(tag));
+  }, 120_000);
+  afterAll(async () => {
+    await dbs.demo?.close();
+    await drop();
+  });
+  return dbs;
 }

@@ -1,13 +1,10 @@
 import { ContactPointSchema } from '@forecourt/contract/notifications';
-import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import { startSmtpServer } from '@forecourt/test-support/smtp';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Database } from '../src/db/client.ts';
-import { openTestDatabase } from './db-template.ts';
-import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp, testDbKind } from './helper.ts';
-import { databaseUpTo } from './old-database.ts';
+import { type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
+import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { demoBesideDatabaseUpTo } from './old-database.ts';
 
 const MINUTE = 60_000;
 const Points = z.array(ContactPointSchema);
@@ -22,42 +19,31 @@ const ORG_TABLES = ['agents', 'companies', 'sites', 'users', 'user_companies', '
  */
 describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
   describe('migration personal_alert_mail', () => {
-    let demo: Database;
-    let old: Database;
-    let dropOld: () => Promise<void> = async () => {};
+    const dbs = demoBesideDatabaseUpTo('0014_target_predicate');
 
     beforeAll(async () => {
-      demo = await openTestDatabase(
-        testDbKind,
-        testDbKind === 'postgres' ? inject('postgresTemplate') : inject('pgliteTemplate'),
-      );
-      ({ db: old, drop: dropOld } = await databaseUpTo('0014_target_predicate'));
       // The demo fleet's organisation, as a database of the old shape holds it.
       for (const table of ORG_TABLES) {
-        const rows = await demo.query(`select * from ${table}`);
-        await old.query(
+        const rows = await dbs.demo.query(`select * from ${table}`);
+        await dbs.old.query(
           `insert into ${table} select * from json_populate_recordset(null::${table}, $1::json)`,
           [JSON.stringify(rows)],
         );
       }
-    }, 120_000);
-    afterAll(async () => {
-      await demo?.close();
-      await dropOld();
     });
 
     it('gives every user with the preference on an email contact point in its scope, and nobody else', async () => {
-      await old.query(`update users set email_min_severity = 'critical' where username = 'agent'`);
-      await old.query(`update users set email_min_severity = 'major' where username = 'company'`);
-      await old.query(`update users set email_min_severity = 'info' where username = 'site'`);
-      const wanting = await old.query<{ id: number; email: string; agent_id: number | null }>(
+      await dbs.old.query(`update users set email_min_severity = 'critical' where username = 'agent'`);
+      await dbs.old.query(`update users set email_min_severity = 'major' where username = 'company'`);
+      await dbs.old.query(`update users set email_min_severity = 'info' where username = 'site'`);
+      const wanting = await dbs.old.query<{ id: number; email: string; agent_id: number | null }>(
         `select id, email, agent_id from users where email_min_severity is not null order by id`,
       );
       expect(wanting).toHaveLength(3);
 
-      await old.migrate();
+      await dbs.old.migrate();
 
-      const points = await old.query<{
+      const points = await dbs.old.query<{
         user_id: number;
         kind: string;
         addresses: string[];
@@ -73,29 +59,29 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
       }
       const byName = async (username: string) =>
         (
-          await old.query<{ owner_kind: string; owner_id: number }>(
+          await dbs.old.query<{ owner_kind: string; owner_id: number }>(
             `select c.owner_kind, c.owner_id from contact_points c join users u on u.id = c.user_id
               where u.username = $1`,
             [username],
           )
         )[0];
-      const [company] = await old.query<{ company_id: number }>(
+      const [company] = await dbs.old.query<{ company_id: number }>(
         `select min(uc.company_id) as company_id from user_companies uc join users u on u.id = uc.user_id
           where u.username = 'company'`,
       );
       expect(await byName('company')).toMatchObject({ owner_kind: 'company', owner_id: company!.company_id });
-      const [site] = await old.query<{ site_id: number }>(
+      const [site] = await dbs.old.query<{ site_id: number }>(
         `select min(us.site_id) as site_id from user_sites us join users u on u.id = us.user_id
           where u.username = 'site'`,
       );
       expect(await byName('site')).toMatchObject({ owner_kind: 'site', owner_id: site!.site_id });
       // No policy names them, so the outbox sends them nothing: their mail stays the one windowed alert mail.
-      expect(await old.query('select id from notification_policies')).toEqual([]);
+      expect(await dbs.old.query('select id from notification_policies')).toEqual([]);
 
       // Kept in step afterwards: off removes it, a new address follows.
-      await old.query(`update users set email_min_severity = null where username = 'site'`);
-      await old.query(`update users set email = 'agent.new@example.test' where username = 'agent'`);
-      const after = await old.query<{ username: string; addresses: string[] }>(
+      await dbs.old.query(`update users set email_min_severity = null where username = 'site'`);
+      await dbs.old.query(`update users set email = 'agent.new@example.test' where username = 'agent'`);
+      const after = await dbs.old.query<{ username: string; addresses: string[] }>(
         `select u.username, c.addresses from contact_points c join users u on u.id = c.user_id order by u.username`,
       );
       expect(after).toEqual([
@@ -135,11 +121,7 @@ describe.skipIf(postgresUnavailable)('alert mail as a contact point', () => {
       agent = await t.login('agent');
       company = await t.login('company');
       agentEmail = (await t.as(agent, { method: 'GET', url: '/api/user/' })).json().email;
-      const res = await t.as(agent, {
-        method: 'POST',
-        url: `/api/terminal/${f.plainTerminalId}/device-token/`,
-      });
-      token = DeviceTokenResponseSchema.parse(res.json()).token;
+      token = await provisionDevice(t, agent, f.plainTerminalId);
     });
     afterAll(async () => {
       await t?.close();

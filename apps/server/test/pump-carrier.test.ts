@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/client.ts';
 import { carrierOf, carrierSql } from '../src/repositories/pump-carrier.ts';
-import { openTestDatabase } from './db-template.ts';
-import { postgresUnavailable, testDbKind } from './helper.ts';
+import { openDemoDatabase, postgresUnavailable } from './helper.ts';
 
 /** The carrier rule's two forms (SQL and in memory) pick the same terminal of every site of the demo fleet. */
 describe.skipIf(postgresUnavailable)('the pump carrier rule on a database', () => {
   let database: Database;
   beforeAll(async () => {
-    database = await openTestDatabase(
-      testDbKind,
-      testDbKind === 'postgres' ? inject('postgresTemplate') : inject('pgliteTemplate'),
-    );
+    database = await openDemoDatabase();
   });
   afterAll(() => database?.close());
 

@@ -1,12 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { EVENT_TYPES } from '@forecourt/contract/events';
+import { dateFormat } from '@forecourt/contract/formatters';
 import { createRandom } from '@forecourt/contract/random';
 import {
   type AlertsReportRow,
   AlertsReportRowSchema,
   type AvailabilityReport,
   AvailabilityReportSchema,
+  AvailabilityRowSchema,
   availabilityOf,
   localDate,
   nextBoundary,
@@ -18,8 +20,8 @@ import { startSmtpServer } from '@forecourt/test-support/smtp';
 import { waitFor } from '@forecourt/test-support/wait';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { type FleetSession, openFleetSession } from './fleet-fixture.ts';
+import { postgresUnavailable } from './helper.ts';
 
 const S = 1000;
 const H = 3600 * S;
@@ -32,22 +34,13 @@ const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json())
 
 const sec = (v: Date | string | number | null) => (v === null ? null : Math.floor(new Date(v).getTime() / S));
 
+/** The wall clock of `tz` at instant `atS`: year, month (1-12), day, hour (0-23), minute, second. */
 function localParts(atS: number, tz: string) {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
+  return Object.fromEntries(
+    dateFormat('en-GB', 'parts', tz)
       .formatToParts(new Date(atS * S))
       .map((p) => [p.type, Number(p.value)]),
   ) as Record<string, number>;
-  return parts;
 }
 /** Seconds east of UTC of `tz` at instant `atS`. */
 function offsetS(tz: string, atS: number): number {
@@ -264,13 +257,7 @@ function bruteAlerts(h: History, scope: { kind: string; id: number }, fromMs: nu
 }
 
 describe.skipIf(postgresUnavailable)('availability and service reports (docs/reports.md)', () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let agentId: number;
-  let companyId: number;
+  let { t, f, agent, company, site, agentId, companyId } = {} as FleetSession;
   /** The synthetic site (Asia/Kolkata) and its terminals. */
   let synth: { siteId: number; title: string; terminals: number[] };
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -294,13 +281,7 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await buildTestApp({ SMTP_URL: smtp.url });
-    f = await fleetFixture(t.database);
-    agent = await t.login('agent');
-    company = await t.login('company');
-    site = await t.login('site');
-    agentId = (await get('/api/user/')).json().agent;
-    companyId = (await get('/api/user/', company)).json().companies[0].id;
+    ({ t, f, agent, company, site, agentId, companyId } = await openFleetSession({ SMTP_URL: smtp.url }));
 
     // A synthetic site of the company user's company, in a zone 5:30 east of UTC, whose name a spreadsheet would
     // run as a formula: terminals born 18 days ago, one decommissioned 3 days ago; overlapping, open and
@@ -543,18 +524,8 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
     );
     const json = await report(`/api/reports/company/${companyId}/availability/`, company);
     const table = parseCsv(csvRes.body);
-    expect(table[0]).toEqual([
-      'id',
-      'name',
-      'site_id',
-      'period_s',
-      'excluded_s',
-      'downtime_s',
-      'availability',
-      'incidents',
-      'mtta_s',
-      'mttr_s',
-    ]);
+    // The columns of the JSON rows, in their order.
+    expect(table[0]).toEqual(Object.keys(AvailabilityRowSchema.shape));
     expect(table).toHaveLength(json.rows.length + 2);
     expect(table.map((r) => r[1])).toContain(`'${synth.title}`);
     expect(table.at(-1)!.slice(0, 3)).toEqual(['', 'Total', '']);

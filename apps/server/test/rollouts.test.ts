@@ -9,14 +9,8 @@ import {
 } from '@forecourt/contract/software';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  deviceCall,
-  type FleetFixture,
-  fleetFixture,
-  provisionDevice,
-  settleCommands,
-} from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { deviceCall, type FleetSession, openFleetSession, provisionDevice } from './fleet-fixture.ts';
+import { postgresUnavailable } from './helper.ts';
 import { uploadPackage } from './software-upload.ts';
 
 const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json()).data.errors;
@@ -28,12 +22,7 @@ const VERSION = '9.9.9';
  * stored times of a rollout back (its wave start, its commands), so every clock is the database's.
  */
 describe.skipIf(postgresUnavailable)('software rollouts', { timeout: 120_000 }, () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let agentId: number;
+  let { t, f, agent, company, site, agentId } = {} as FleetSession;
   let pkg: SoftwarePackage;
   /** Live terminals of the demo agent not used yet by a test. */
   let spare: number[];
@@ -123,11 +112,7 @@ describe.skipIf(postgresUnavailable)('software rollouts', { timeout: 120_000 }, 
   }
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    f = await fleetFixture(t.database);
-    await settleCommands(t.database);
-    ({ agent, company, site } = await t.demoTokens());
-    agentId = (await get('/api/user/')).json().agent;
+    ({ t, f, agent, company, site, agentId } = await openFleetSession({}, { settleCommands: true }));
     pkg = await uploadPackage(t, agent, VERSION);
     const list = await t.database.query<{ id: number; site_id: number }>(
       `select id, site_id from terminals where agent_id = $1 and decommissioned_at is null and id <> all($2::int[])

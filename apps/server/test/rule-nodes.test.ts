@@ -1,24 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FleetFixture, fleetFixture, provisionDevice } from './fleet-fixture.ts';
-import {
-  buildTestApp,
-  postgresUnavailable,
-  type SecondNode,
-  startSecondNode,
-  type TestApp,
-} from './helper.ts';
+import { openFleetOnTwoNodes, provisionDevice, type TwoNodeSession } from './fleet-fixture.ts';
+import { postgresUnavailable } from './helper.ts';
 
 /**
  * Two API nodes on one database (PostgreSQL: each with its own pool; PGlite: two apps on the one embedded database)
  * receiving alternate readings of one terminal: the rule fires and clears exactly once.
  */
 describe.skipIf(postgresUnavailable)('alert rules on two nodes of one database', () => {
-  let t: TestApp;
-  let b: FastifyInstance;
-  let nodeB: SecondNode;
-  let f: FleetFixture;
-  let agent: string;
+  let { t, b, nodeB, f, agent, close } = {} as TwoNodeSession;
   let token: string;
 
   const telemetry = (node: FastifyInstance, payload: unknown) =>
@@ -44,18 +34,11 @@ describe.skipIf(postgresUnavailable)('alert rules on two nodes of one database',
   const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    f = await fleetFixture(t.database);
-    agent = await t.login('agent');
-    token = await provisionDevice(t, agent, f.plainTerminalId);
-    nodeB = await startSecondNode(t);
-    b = nodeB.app;
     // Two apps and a seeded database: slower than one on a loaded machine.
+    ({ t, b, nodeB, f, agent, close } = await openFleetOnTwoNodes());
+    token = await provisionDevice(t, agent, f.plainTerminalId);
   }, 180_000);
-  afterAll(async () => {
-    await nodeB?.close();
-    await t?.close();
-  });
+  afterAll(async () => close?.());
 
   it('alternate readings arriving at once on two nodes fire once and clear once', async () => {
     const rule = await createRule({

@@ -1,8 +1,8 @@
 import { AlertRulePreviewSchema } from '@forecourt/contract/alert-rules';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, requestsAs, type TestApp } from './helper.ts';
+import { type FleetSession, openFleetSession } from './fleet-fixture.ts';
+import { postgresUnavailable, requestsAs } from './helper.ts';
 
 const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json()).data.errors.join('\n');
 
@@ -11,18 +11,13 @@ const errorsOf = (res: { json(): unknown }) => ErrorBodySchema.parse(res.json())
  * whose answer is worked out by hand, at hour granularity.
  */
 describe.skipIf(postgresUnavailable)('rule preview over the hourly roll-ups', () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let companyId: number;
+  let { t, f, agent, company, site, companyId } = {} as FleetSession;
   /** The start of the current hour: the preview looks at the 168 hours before it. */
   const h0 = new Date();
   h0.setUTCMinutes(0, 0, 0);
   const hoursAgo = (n: number) => new Date(h0.getTime() - n * 3_600_000);
 
-  const { post, get } = requestsAs(
+  const { post } = requestsAs(
     () => t,
     () => agent,
   );
@@ -42,12 +37,7 @@ describe.skipIf(postgresUnavailable)('rule preview over the hourly roll-ups', ()
   }
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    f = await fleetFixture(t.database);
-    agent = await t.login('agent');
-    company = await t.login('company');
-    site = await t.login('site');
-    companyId = (await get('/api/user/', company)).json().companies[0].id;
+    ({ t, f, agent, company, site, companyId } = await openFleetSession());
     await t.database.query(
       'delete from telemetry_hourly where terminal_id in (select id from terminals where company_id = $1)',
       [companyId],

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Params } from '../src/repositories/read-scope.ts';
 import { targetReachesSql } from '../src/repositories/rule-sql.ts';
 import { storedTargetMatchSql, targetTerminalIdsSql } from '../src/repositories/target-sql.ts';
-import { type FleetFixture, fleetFixture } from './fleet-fixture.ts';
-import { buildTestApp, postgresUnavailable, type TestApp } from './helper.ts';
+import { type FleetSession, openFleetSession } from './fleet-fixture.ts';
+import { postgresUnavailable } from './helper.ts';
 
 interface Row {
   id: number;
@@ -18,13 +18,7 @@ interface Row {
 
 /** Targets: the service's rules through `POST /api/targets/preview/`, and the SQL fragments other features embed. */
 describe.skipIf(postgresUnavailable)('targets', () => {
-  let t: TestApp;
-  let f: FleetFixture;
-  let agent: string;
-  let company: string;
-  let site: string;
-  let agentId: number;
-  let companyId: number;
+  let { t, f, agent, company, site, agentId, companyId } = {} as FleetSession;
 
   const preview = (token: string, payload: unknown) =>
     t.as(token, { method: 'POST', url: '/api/targets/preview/', payload: payload as object });
@@ -47,17 +41,7 @@ describe.skipIf(postgresUnavailable)('targets', () => {
   }
 
   beforeAll(async () => {
-    t = await buildTestApp();
-    f = await fleetFixture(t.database);
-    agent = await t.login('agent');
-    company = await t.login('company');
-    site = await t.login('site');
-    const [a] = await t.database.query<{ agent_id: number; company_id: number }>(
-      'select agent_id, company_id from sites where id = $1',
-      [f.companySite.siteId],
-    );
-    agentId = Number(a.agent_id);
-    companyId = Number(a.company_id);
+    ({ t, f, agent, company, site, agentId, companyId } = await openFleetSession());
     // Every terminal of the company's sites gets `zone-a`; every other one of them also `canary`.
     const ofCompany = await t.database.query<{ id: number }>(
       'select id from terminals where company_id = $1 and decommissioned_at is null order by id',

@@ -1,11 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, isSpaPath } from '../src/app.ts';
 import { loadEnv } from '../src/config/env.ts';
-import { openTestDatabase } from './db-template.ts';
-import { postgresUnavailable, TEST_JWT_SECRET, testDbKind } from './helper.ts';
+import { openDemoDatabase, postgresUnavailable, TEST_JWT_SECRET } from './helper.ts';
 
 describe('which paths are web app pages', () => {
   it.each([
@@ -30,10 +29,7 @@ describe.skipIf(postgresUnavailable)('plain paths answer the web app', () => {
     const webRoot = mkdtempSync(path.join(os.tmpdir(), 'forecourt-web-'));
     writeFileSync(path.join(webRoot, 'index.html'), html);
     writeFileSync(path.join(webRoot, 'favicon.svg'), '<svg/>');
-    const database = await openTestDatabase(
-      testDbKind,
-      testDbKind === 'postgres' ? inject('postgresTemplate') : inject('pgliteTemplate'),
-    );
+    const database = await openDemoDatabase();
     const config = loadEnv({
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'forecourt-test-')),
       SIMULATOR: 'off',

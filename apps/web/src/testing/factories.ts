@@ -1,5 +1,7 @@
-import type { Alert, SiteDetail } from '@forecourt/contract/fleet';
+import type { Alert, MapSite, SiteDetail } from '@forecourt/contract/fleet';
+import type { AlertLogEntrySchema } from '@forecourt/contract/logs';
 import type { CurrentUser } from '@forecourt/contract/users';
+import type { z } from 'zod';
 
 export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
   return {
@@ -41,6 +43,29 @@ export function makeAlert(overrides: Partial<Alert> = {}): Alert {
   };
 }
 
+/**
+ * A row of an alert log (`GET /api/site/3/alert/log/` and the like): printer failure `paper jam <id>` of terminal 7
+ * at Leeds Road (site 3 of company 1), minor and active.
+ */
+export function makeAlertLogEntry(
+  overrides: Partial<z.infer<typeof AlertLogEntrySchema>> & { id: number },
+): z.infer<typeof AlertLogEntrySchema> {
+  const { id } = overrides;
+  return {
+    ...makeAlert(),
+    cursor: String(id),
+    text: `Printer failure: paper jam ${id}`,
+    event_type: 2,
+    issue: 'Printer failure',
+    site_id: 3,
+    company_id: 1,
+    terminal_id: 7,
+    timezone: 'Europe/London',
+    severity: 'minor',
+    ...overrides,
+  };
+}
+
 /** `GET /api/site/detail/101/`: the demo user's site, Leeds Road of Northern Fuels. */
 export function makeSiteDetail(overrides: Partial<SiteDetail> = {}): SiteDetail {
   return {
@@ -53,5 +78,25 @@ export function makeSiteDetail(overrides: Partial<SiteDetail> = {}): SiteDetail 
     lng: null,
     timezone: 'Europe/London',
     ...overrides,
+  };
+}
+
+/** A site of `GET /api/{scope}/{id}/map/terminals/`, its terminals given as [number, lat, lng, marker colour]. */
+export function makeMapSite(
+  id: number,
+  title: string,
+  no: string,
+  terminals: Array<[string, number, number, MapSite['terminals'][number]['marker_color']]> = [],
+): MapSite {
+  return {
+    id,
+    site_title: title,
+    site_no: no,
+    terminals: terminals.map(([terminal_id, lat, lng, marker_color]) => ({
+      terminal_id,
+      lat,
+      lng,
+      marker_color,
+    })),
   };
 }

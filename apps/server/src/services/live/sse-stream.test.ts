@@ -1,5 +1,6 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { openTextStream } from '@forecourt/test-support/stream';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Change } from '../../repositories/change-repository.ts';
@@ -102,36 +103,7 @@ function harness() {
     port: () => (server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
     /** Opens a stream and collects its text. */
-    async open(headers: Record<string, string> = {}) {
-      const abort = new AbortController();
-      const res = await fetch(base, { headers, signal: abort.signal });
-      let text = '';
-      let done = false;
-      const reading = (async () => {
-        const decoder = new TextDecoder();
-        try {
-          for await (const chunk of res.body!) text += decoder.decode(chunk as Uint8Array, { stream: true });
-        } catch {
-          // aborted
-        }
-        done = true;
-      })();
-      return {
-        res,
-        text: () => text,
-        done: () => done,
-        async until(check: (text: string) => boolean) {
-          while (!check(text)) {
-            if (done) throw new Error(`the stream ended; received ${JSON.stringify(text)}`);
-            await new Promise((r) => setTimeout(r, 5));
-          }
-        },
-        async close() {
-          abort.abort();
-          await reading;
-        },
-      };
-    },
+    open: (headers: Record<string, string> = {}) => openTextStream(base, headers),
   };
 }
 

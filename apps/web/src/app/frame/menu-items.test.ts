@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { logMenu, MENU_ITEMS, menuFor } from './menu-items.ts';
 
+/** The entries of every user with a scope, in order, up to those only an agent has. */
+const SCOPED_MENU = [
+  'MENU_DASHBOARD',
+  'MENU_PROFILE',
+  'MENU_LOGS',
+  'MENU_RULES',
+  'MENU_MAINTENANCE',
+  'MENU_REPORTS',
+  'MENU_NOTIFICATIONS',
+];
+
 describe('menu items', () => {
   it('an agent gets the logs of its own scope, site-only logs left out', () => {
     const logs = logMenu({ kind: 'agent', id: 7 });
@@ -25,13 +36,7 @@ describe('menu items', () => {
   it('a user without scope has no Logs entry; others have it after Profile', () => {
     expect(menuFor(null)).toBe(MENU_ITEMS);
     expect(menuFor({ kind: 'company', id: 1 }).map((i) => i.label)).toEqual([
-      'MENU_DASHBOARD',
-      'MENU_PROFILE',
-      'MENU_LOGS',
-      'MENU_RULES',
-      'MENU_MAINTENANCE',
-      'MENU_REPORTS',
-      'MENU_NOTIFICATIONS',
+      ...SCOPED_MENU,
       'MENU_UI_FEATURES',
     ]);
     expect(menuFor({ kind: 'site', id: 3 }).some((i) => i.label === 'MENU_NOTIFICATIONS')).toBe(false);
@@ -40,13 +45,7 @@ describe('menu items', () => {
   it('only an agent has the Administration entry, after its Logs, with a page per entity', () => {
     const agent = menuFor({ kind: 'agent', id: 7 });
     expect(agent.map((i) => i.label)).toEqual([
-      'MENU_DASHBOARD',
-      'MENU_PROFILE',
-      'MENU_LOGS',
-      'MENU_RULES',
-      'MENU_MAINTENANCE',
-      'MENU_REPORTS',
-      'MENU_NOTIFICATIONS',
+      ...SCOPED_MENU,
       'MENU_ADMIN',
       'MENU_SOFTWARE',
       'MENU_UI_FEATURES',

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firstReadsDrawn } from '../../lib/first-view-gate.ts';
+import { makeMapSite } from '../../testing/factories.ts';
 import { json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
 import { CompanyMapCanvas } from './components/leaflet-maps.tsx';
@@ -35,12 +36,7 @@ describe('Leaflet and the first view', () => {
     mockFetch({
       'GET /api/config': json(CONFIG),
       'GET /api/company/11/map/terminals/': json([
-        {
-          id: 1,
-          site_title: 'Leeds Road',
-          site_no: '0101',
-          terminals: [{ terminal_id: '0101-1', lat: 53.8, lng: -1.5, marker_color: 'green' }],
-        },
+        makeMapSite(1, 'Leeds Road', '0101', [['0101-1', 53.8, -1.5, 'green']]),
       ]),
     });
     firstReadsDrawn.set(false);
@@ -66,15 +62,10 @@ describe('CompanyMapWidget', () => {
     const fetch = mockFetch({
       'GET /api/config': json(CONFIG),
       'GET /api/company/11/map/terminals/': json([
-        {
-          id: 1,
-          site_title: 'Leeds Road',
-          site_no: '0101',
-          terminals: [
-            { terminal_id: '0101-1', lat: 53.8, lng: -1.5, marker_color: 'green' },
-            { terminal_id: '0101-2', lat: 53.8001, lng: -1.5001, marker_color: 'red' },
-          ],
-        },
+        makeMapSite(1, 'Leeds Road', '0101', [
+          ['0101-1', 53.8, -1.5, 'green'],
+          ['0101-2', 53.8001, -1.5001, 'red'],
+        ]),
       ]),
     });
     renderWithProviders(<CompanyMapWidget scope={{ kind: 'company', id: 11 }} />);
@@ -98,12 +89,7 @@ describe('CompanyMapWidget', () => {
     mockFetch({
       'GET /api/config': json(CONFIG),
       'GET /api/company/11/map/terminals/': json([
-        {
-          id: 1,
-          site_title: title,
-          site_no: '0101',
-          terminals: [{ terminal_id: '0101-1', lat: 53.8, lng: -1.5, marker_color: 'green' }],
-        },
+        makeMapSite(1, title, '0101', [['0101-1', 53.8, -1.5, 'green']]),
       ]),
     });
     renderWithProviders(<CompanyMapWidget scope={{ kind: 'company', id: 11 }} />);
@@ -123,12 +109,7 @@ describe('CompanyMapWidget', () => {
     mockFetch({
       'GET /api/config': json({ data: { errors: ['down'] } }, 500),
       'GET /api/agent/7/map/terminals/': json([
-        {
-          id: 1,
-          site_title: 'York',
-          site_no: '0007',
-          terminals: [{ terminal_id: '7-1', lat: 53.96, lng: -1.08, marker_color: 'yellow' }],
-        },
+        makeMapSite(1, 'York', '0007', [['7-1', 53.96, -1.08, 'yellow']]),
       ]),
     });
     renderWithProviders(<CompanyMapWidget scope={{ kind: 'agent', id: 7 }} />);
@@ -156,12 +137,7 @@ describe('CompanyMapWidget', () => {
       mockFetch({
         'GET /api/config': json({ ...CONFIG, tileRoadReachable: false }),
         'GET /api/company/11/map/terminals/': json([
-          {
-            id: 1,
-            site_title: 'York',
-            site_no: '0007',
-            terminals: [{ terminal_id: '7-1', lat: 53.96, lng: -1.08, marker_color: 'green' }],
-          },
+          makeMapSite(1, 'York', '0007', [['7-1', 53.96, -1.08, 'green']]),
         ]),
       });
       renderWithProviders(<CompanyMapWidget scope={{ kind: 'company', id: 11 }} />);
@@ -217,18 +193,8 @@ describe('AerialMapWidget', () => {
 
 describe('CompanyMapCanvas', () => {
   const sites = (second: 'green' | 'red') => [
-    {
-      id: 1,
-      site_title: 'Leeds Road',
-      site_no: '0101',
-      terminals: [{ terminal_id: '0101-1', lat: 53.8, lng: -1.5, marker_color: 'green' as const }],
-    },
-    {
-      id: 2,
-      site_title: 'York',
-      site_no: '0102',
-      terminals: [{ terminal_id: '0102-1', lat: 53.96, lng: -1.08, marker_color: second }],
-    },
+    makeMapSite(1, 'Leeds Road', '0101', [['0101-1', 53.8, -1.5, 'green']]),
+    makeMapSite(2, 'York', '0102', [['0102-1', 53.96, -1.08, second]]),
   ];
 
   it('updates markers in place when a poll brings new data: unchanged ones stay, changed ones are redrawn', async () => {

@@ -7,14 +7,7 @@ import { makeSiteDetail, makeUser } from '../../testing/factories.ts';
 import { json, type MockHandler, type MockReply, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
 import { TerminalReboot } from './components/terminal-reboot.tsx';
-import {
-  chainEnabled,
-  initialChain,
-  presetId,
-  rebootChainReducer,
-  rebootLogPath,
-  validPresets,
-} from './reboot-chain.ts';
+import * as chain from './reboot-chain.ts';
 
 const site = (id: number, title: string): SiteStatus => ({ id, title, number: String(id), status: 1 });
 const terminal = (id: number, number: string): Terminal => ({ id, terminal_id: number, site_id: 0 });
@@ -93,35 +86,35 @@ afterEach(() => {
 
 describe('reboot chain rules', () => {
   it('uses a preset id only when it is a number greater than 0', () => {
-    expect(presetId(5)).toBe(5);
-    expect(presetId('5')).toBe(5);
-    expect(presetId(0)).toBeNull();
-    expect(presetId(-3)).toBeNull();
-    expect(presetId('abc')).toBeNull();
-    expect(presetId(null)).toBeNull();
-    expect(presetId(undefined)).toBeNull();
-    expect(presetId(1.5)).toBeNull();
+    expect(chain.presetId(5)).toBe(5);
+    expect(chain.presetId('5')).toBe(5);
+    expect(chain.presetId(0)).toBeNull();
+    expect(chain.presetId(-3)).toBeNull();
+    expect(chain.presetId('abc')).toBeNull();
+    expect(chain.presetId(null)).toBeNull();
+    expect(chain.presetId(undefined)).toBeNull();
+    expect(chain.presetId(1.5)).toBeNull();
   });
 
   it('links the reboot log of the agent, else the company, else the site', () => {
-    expect(rebootLogPath(validPresets({ agentId: 7, companyId: 11, siteId: 101 }))).toBe(
+    expect(chain.rebootLogPath(chain.validPresets({ agentId: 7, companyId: 11, siteId: 101 }))).toBe(
       '/agent/7/terminal/reboot/log/',
     );
-    expect(rebootLogPath(validPresets({ agentId: 0, companyId: 11, siteId: 101 }))).toBe(
+    expect(chain.rebootLogPath(chain.validPresets({ agentId: 0, companyId: 11, siteId: 101 }))).toBe(
       '/company/11/terminal/reboot/log/',
     );
-    expect(rebootLogPath(validPresets({ siteId: 101 }))).toBe('/site/101/terminal/reboot/log/');
+    expect(chain.rebootLogPath(chain.validPresets({ siteId: 101 }))).toBe('/site/101/terminal/reboot/log/');
     // A site user on its site's dashboard cannot read the company's log: the site's it is.
-    expect(rebootLogPath(validPresets({ companyId: 11, siteId: 101 }), false)).toBe(
+    expect(chain.rebootLogPath(chain.validPresets({ companyId: 11, siteId: 101 }), false)).toBe(
       '/site/101/terminal/reboot/log/',
     );
-    expect(rebootLogPath(validPresets({}))).toBeNull();
+    expect(chain.rebootLogPath(chain.validPresets({}))).toBeNull();
   });
 
   it('changing the company clears site, terminal and type; changing the site clears terminal and type', () => {
-    const p = validPresets({ agentId: 7 });
-    const reduce = rebootChainReducer(p);
-    let s = initialChain(p);
+    const p = chain.validPresets({ agentId: 7 });
+    const reduce = chain.rebootChainReducer(p);
+    let s = chain.initialChain(p);
     s = reduce(s, { type: 'selectCompany', id: 11 });
     s = reduce(s, { type: 'sitesLoaded', companyId: 11, ids: [101, 102] });
     expect(s.site).toBeNull(); // two sites: nothing chosen for the user
@@ -129,7 +122,7 @@ describe('reboot chain rules', () => {
     s = reduce(s, { type: 'terminalsLoaded', siteId: 101, ids: [1001, 1002] });
     s = reduce(s, { type: 'selectTerminal', id: 1002 });
     s = reduce(s, { type: 'selectRebootType', value: 'full' });
-    expect(chainEnabled(s).reboot).toBe(true);
+    expect(chain.chainEnabled(s).reboot).toBe(true);
     const afterSite = reduce(s, { type: 'selectSite', id: 102 });
     expect(afterSite).toMatchObject({ company: 11, site: 102, terminal: null, rebootType: null });
     const afterCompany = reduce(s, { type: 'selectCompany', id: 12 });
@@ -137,9 +130,9 @@ describe('reboot chain rules', () => {
   });
 
   it('selects a single site and a single terminal automatically', () => {
-    const p = validPresets({});
-    const reduce = rebootChainReducer(p);
-    let s = reduce(initialChain(p), { type: 'companiesLoaded', ids: [12] });
+    const p = chain.validPresets({});
+    const reduce = chain.rebootChainReducer(p);
+    let s = reduce(chain.initialChain(p), { type: 'companiesLoaded', ids: [12] });
     expect(s.company).toBe(12);
     s = reduce(s, { type: 'sitesLoaded', companyId: 12, ids: [201] });
     expect(s.site).toBe(201);
@@ -150,9 +143,9 @@ describe('reboot chain rules', () => {
   });
 
   it('after a reboot every choice clears, presets stay', () => {
-    const p = validPresets({ companyId: 11 });
-    const reduce = rebootChainReducer(p);
-    let s = initialChain(p);
+    const p = chain.validPresets({ companyId: 11 });
+    const reduce = chain.rebootChainReducer(p);
+    let s = chain.initialChain(p);
     expect(reduce(s, { type: 'selectCompany', id: 12 }).company).toBe(11);
     s = reduce(s, { type: 'sitesLoaded', companyId: 11, ids: [101, 102] });
     s = reduce(s, { type: 'selectSite', id: 101 });
@@ -167,9 +160,9 @@ describe('reboot chain rules', () => {
       sitesLoadedFor: 11,
     });
 
-    const none = validPresets({ agentId: 7 });
-    const r2 = rebootChainReducer(none);
-    let t = r2(initialChain(none), { type: 'selectCompany', id: 11 });
+    const none = chain.validPresets({ agentId: 7 });
+    const r2 = chain.rebootChainReducer(none);
+    let t = r2(chain.initialChain(none), { type: 'selectCompany', id: 11 });
     t = r2(t, { type: 'sitesLoaded', companyId: 11, ids: [101, 102] });
     t = r2(t, { type: 'rebooted' });
     expect(t).toMatchObject({ company: null, site: null, sitesLoadedFor: null });

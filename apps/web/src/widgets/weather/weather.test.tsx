@@ -1,6 +1,7 @@
 import type { ForecastItem, WeatherResponse } from '@forecourt/contract/weather';
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { makeMapSite } from '../../testing/factories.ts';
 import { json, mockFetch } from '../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../testing/render.tsx';
 import { WEATHER_REFRESH_MS } from './api/get-weather.ts';
@@ -216,16 +217,11 @@ describe('WeatherWidget', () => {
     const fetch = mockFetch({
       'GET /api/config': config(),
       'GET /api/company/11/map/terminals/': json([
-        { id: 1, site_title: 'No terminals', site_no: '1', terminals: [] },
-        {
-          id: 2,
-          site_title: 'York',
-          site_no: '2',
-          terminals: [
-            { terminal_id: 'A', lat: 53.9, lng: -1.1, marker_color: 'green' },
-            { terminal_id: 'B', lat: 54.0, lng: -1.0, marker_color: 'red' },
-          ],
-        },
+        makeMapSite(1, 'No terminals', '1'),
+        makeMapSite(2, 'York', '2', [
+          ['A', 53.9, -1.1, 'green'],
+          ['B', 54.0, -1.0, 'red'],
+        ]),
       ]),
       'GET /api/weather/': json(forecast()),
       'GET /api/geo/reverse/': json({ latitude: 53.95, longitude: -1.05, city: null }),

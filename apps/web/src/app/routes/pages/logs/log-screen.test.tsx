@@ -3,7 +3,7 @@ import { logRoutePatterns } from '@forecourt/contract/log-paths';
 import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { makeAlert, makeUser } from '../../../../testing/factories.ts';
+import { makeAlertLogEntry, makeSiteDetail, makeUser } from '../../../../testing/factories.ts';
 import { json, type MockRequest, mockFetch } from '../../../../testing/fetch-mock.ts';
 import { renderApp, renderWithProviders } from '../../../../testing/render.tsx';
 import { LOG_PAGES } from './log-pages.tsx';
@@ -14,40 +14,17 @@ const routes: RouteObject[] = logRoutePatterns().map(([path, kind]) => {
 });
 
 /** An alert log row (newest first by id): a printer failure at Leeds Road, a minute apart. */
-function alertRow(id: number, overrides: Record<string, unknown> = {}) {
+function alertRow(id: number, overrides: Partial<Alert> = {}) {
   const at = new Date(Date.UTC(2024, 4, 1, 10, 0, 0) - id * 60_000).toISOString();
-  return makeAlert({
-    id,
-    cursor: String(id),
-    text: `Printer failure: paper jam ${id}`,
-    started_at: at,
-    created_at: at,
-    event_type: 2,
-    number: '10010002',
-    issue: 'Printer failure',
-    site_id: 3,
-    company_id: 1,
-    terminal_id: 7,
-    timezone: 'Europe/London',
-    severity: 'minor',
-    ...overrides,
-  } as Partial<Alert>);
+  return makeAlertLogEntry({ id, started_at: at, created_at: at, number: '10010002', ...overrides });
 }
 
 const zones = json([
   { title: 'London', area: 'Europe', tz_title: 'GMT / BST', tz: 0, iana: 'Europe/London' },
 ]);
-const siteDetail = json({
-  id: 3,
-  title: 'Leeds Road',
-  number: '0103',
-  company_id: 1,
-  company_name: 'Northern Fuels',
-  lat: 53.8,
-  lng: -1.5,
-  city: 'Leeds',
-  timezone: 'America/New_York',
-});
+const siteDetail = json(
+  makeSiteDetail({ id: 3, number: '0103', company_id: 1, timezone: 'America/New_York' }),
+);
 
 /** Rows newest first: `count` rows older than `before` (ids count down from 500). */
 function pagedAlerts(total = 120) {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { makeUser } from '../../../../testing/factories.ts';
-import { json, mockFetch } from '../../../../testing/fetch-mock.ts';
+import { json, type MockRequest, mockFetch } from '../../../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
 import type { AvailabilityChartProps } from './availability-chart.tsx';
 import ReportsPage from './reports-page.tsx';
@@ -18,6 +18,15 @@ vi.mock('./availability-chart.tsx', () => ({
 }));
 
 const routes: RouteObject[] = [{ path: 'reports', element: <ReportsPage /> }];
+/** What the server answers to `POST /api/reports/schedules/`: the schedule sent, stored. */
+const createdSchedule = (req: MockRequest) => ({
+  id: 5,
+  ...(req.body as object),
+  next_run_at: '2026-11-30T00:00:00.000Z',
+  last_run_at: null,
+  created_by: 'agent',
+  created_at: '2026-11-27T00:00:00.000Z',
+});
 const measures = (availability: number, downtime: number) => ({
   period_s: 2_592_000,
   excluded_s: 3600,
@@ -58,14 +67,7 @@ describe('Reports page', () => {
       'GET /api/reports/schedules/': () => json(schedules),
       'GET /api/agent/7/sites/': json([]),
       'POST /api/reports/schedules/': (req) => {
-        const s = {
-          id: 5,
-          ...(req.body as object),
-          next_run_at: '2026-11-30T00:00:00.000Z',
-          last_run_at: null,
-          created_by: 'agent',
-          created_at: '2026-11-27T00:00:00.000Z',
-        };
+        const s = createdSchedule(req);
         schedules = [s];
         return json(s, 201);
       },
@@ -123,18 +125,7 @@ describe('Reports page', () => {
         { id: 2, title: 'Leeds Road', number: '0002', status: 2, company_id: 11 },
         { id: 3, title: 'York Gate', number: '0003', status: 1, company_id: 12 },
       ]),
-      'POST /api/reports/schedules/': (req) =>
-        json(
-          {
-            id: 5,
-            ...(req.body as object),
-            next_run_at: '2026-11-30T00:00:00.000Z',
-            last_run_at: null,
-            created_by: 'agent',
-            created_at: '2026-11-27T00:00:00.000Z',
-          },
-          201,
-        ),
+      'POST /api/reports/schedules/': (req) => json(createdSchedule(req), 201),
     });
     const { user, location } = renderWithProviders(null, {
       routes,

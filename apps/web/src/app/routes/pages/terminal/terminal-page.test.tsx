@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import type { RouteObject } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { queriesTouchedBy } from '../../../../lib/api/queries-touched-by.ts';
+import { makeAlertLogEntry, makeSiteDetail } from '../../../../testing/factories.ts';
 import { json, type MockRequest, mockFetch } from '../../../../testing/fetch-mock.ts';
 import { renderWithProviders } from '../../../../testing/render.tsx';
 import { toLocalInput } from './chart-range.ts';
@@ -27,17 +28,14 @@ vi.mock('./history-chart.tsx', () => ({
 
 const routes: RouteObject[] = [{ path: 'site/:siteId/terminal/:terminalId', element: <TerminalPage /> }];
 
-const siteDetail = {
+const siteDetail = makeSiteDetail({
   id: 3,
-  title: 'Leeds Road',
   number: '0103',
   company_id: 1,
-  company_name: 'Northern Fuels',
   lat: 53.8,
   lng: -1.5,
   city: 'Leeds',
-  timezone: 'Europe/London',
-};
+});
 
 const terminals = [
   {
@@ -60,31 +58,8 @@ const reading = (id: number, number: string, extra: Record<string, unknown>) => 
 });
 
 function alert(id: number, terminalId: number, number: string) {
-  return {
-    id,
-    cursor: String(id),
-    text: `Printer failure: paper jam ${id}`,
-    started_at: '2026-11-27T08:00:00.000Z',
-    created_at: '2026-11-27T08:00:00.000Z',
-    event_type: 2,
-    number,
-    issue: 'Printer failure',
-    customer_name: 'Northern Fuels',
-    site_name: 'Leeds Road',
-    site_id: 3,
-    company_id: 1,
-    terminal_id: terminalId,
-    timezone: 'Europe/London',
-    severity: 'minor',
-    state: 'active',
-    cleared_at: null,
-    acknowledged_at: null,
-    acknowledged_by: null,
-    note: null,
-    rule_id: null,
-    silenced: false,
-    maintenance_id: null,
-  };
+  const at = '2026-11-27T08:00:00.000Z';
+  return makeAlertLogEntry({ id, terminal_id: terminalId, number, started_at: at, created_at: at });
 }
 
 const command = {
