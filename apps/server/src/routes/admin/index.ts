@@ -44,22 +44,26 @@ export function idOf(request: FastifyRequest): number {
   return id;
 }
 
-/** The list query of an admin path: search, paging and the parent it keeps. */
-interface ListQuery {
+/** The list query of an admin path: search, paging, the parent it keeps (`site_id`...) and terminal tags. */
+type ListQuery = {
   q?: string;
   limit_to: number;
   before?: string;
-  company_id?: number;
-  site_id?: number;
   tag?: string[];
-}
-const listOptions = (q: ListQuery) => ({
-  q: q.q,
-  limit: q.limit_to,
-  before: q.before,
-  companyId: q.company_id,
-  siteId: q.site_id,
-  tags: q.tag,
+} & { [parent: `${string}_id`]: number | undefined };
+/** The repositories' list options: every `<parent>_id` filter as `<parent>Id` (`site_id` → `siteId`). */
+const listOptions = ({ q, limit_to, before, tag, ...parents }: ListQuery) => ({
+  q,
+  limit: limit_to,
+  before,
+  tags: tag,
+  ...(Object.fromEntries(
+    Object.entries(parents)
+      .filter(([key]) => key.endsWith('_id'))
+      .map(([key, id]) => [key.replace(/_id$/, 'Id'), id]),
+  ) as {
+    [parent: `${string}Id`]: number | undefined;
+  }),
 });
 
 interface EntitySpec {
