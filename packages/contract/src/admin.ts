@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ADMIN_ENTITY_NAMES, type AdminEntity } from './admin-entities.ts';
 import { ListPageSchema } from './common.ts';
 import { splitTagCell, TAG_PATTERN, TAG_RULE, tagListField } from './targets.ts';
 import { EMAIL_PATTERN } from './validation.ts';
@@ -335,6 +336,57 @@ export const UserListQuerySchema = AdminListQuerySchema.extend({
     .describe('Only users of this role; none: users waiting for a role'),
 }).describe('Search: username, email, name');
 
+/**
+ * Each administered entity (admin-entities.ts): what one of them is called (the audit's `entity`, the API's texts),
+ * the entities it belongs to, whose changes show in its rows (a site's title on its pumps), and its object as its
+ * list, reads and writes answer it. The server's routes, the audit's entity names and the console's lists and
+ * forms derive from this table and ADMIN_REQUEST_SCHEMAS.
+ */
+export const ADMIN_ENTITIES = {
+  companies: { one: 'company', parents: [], row: CompanySchema },
+  sites: { one: 'site', parents: ['companies'], row: AdminSiteSchema },
+  terminals: { one: 'terminal', parents: ['sites'], row: AdminTerminalSchema },
+  pumps: { one: 'pump', parents: ['sites'], row: AdminPumpSchema },
+  users: { one: 'user', parents: ['companies', 'sites'], row: AdminUserSchema },
+} as const satisfies Record<
+  AdminEntity,
+  { one: string; parents: readonly AdminEntity[]; row: z.ZodType<{ id: number }> }
+>;
+
+/**
+ * What each administered entity's requests carry: its list query, create and patch bodies, and what a list's `q`
+ * searches (the API's documentation of the list; the users' routes are written out, with their own).
+ */
+export const ADMIN_REQUEST_SCHEMAS = {
+  companies: {
+    list: CompanyListQuerySchema,
+    create: CompanyCreateSchema,
+    patch: CompanyPatchSchema,
+    searches: 'the name',
+  },
+  sites: {
+    list: SiteListQuerySchema,
+    create: SiteCreateSchema,
+    patch: SitePatchSchema,
+    searches: 'title, number and address; `company_id` keeps one company',
+  },
+  terminals: {
+    list: TerminalListQuerySchema,
+    create: TerminalCreateSchema,
+    patch: TerminalPatchSchema,
+    searches:
+      'terminal number and card acceptor name; `site_id` keeps one site; `tag` (repeatable) keeps the terminals ' +
+      'carrying every listed tag',
+  },
+  pumps: {
+    list: PumpListQuerySchema,
+    create: PumpCreateSchema,
+    patch: PumpPatchSchema,
+    searches: 'pump number, site title and site number; `site_id` keeps one site',
+  },
+  users: { list: UserListQuerySchema, create: UserCreateSchema, patch: UserPatchSchema },
+} satisfies Record<AdminEntity, { list: z.ZodType; create: z.ZodType; patch: z.ZodType; searches?: string }>;
+
 /** A 409 for a delete that still has live children names them. */
 export const AdminChildSchema = z.object({
   entity: z.enum(['site', 'terminal', 'pump']),
@@ -417,12 +469,8 @@ export type ImportResult = z.infer<typeof ImportResultSchema>;
 
 // ---------- audit ----------
 
-export const AUDIT_ENTITIES = [
-  'company',
-  'site',
-  'terminal',
-  'pump',
-  'user',
+/** Audited objects that are not administered entities (ADMIN_ENTITIES). */
+const AUDITED_OBJECTS = [
   'alert',
   'import',
   'alert_rule',
@@ -434,6 +482,12 @@ export const AUDIT_ENTITIES = [
   'software_package',
   'rollout',
 ] as const;
+export type AuditEntity = (typeof ADMIN_ENTITIES)[AdminEntity]['one'] | (typeof AUDITED_OBJECTS)[number];
+/** What the audit's `entity` names: the administered entities (in menu order), then the other audited objects. */
+export const AUDIT_ENTITIES = [
+  ...ADMIN_ENTITY_NAMES.map((name) => ADMIN_ENTITIES[name].one),
+  ...AUDITED_OBJECTS,
+] as unknown as readonly [AuditEntity, ...AuditEntity[]];
 export const AUDIT_ACTIONS = [
   'create',
   'update',

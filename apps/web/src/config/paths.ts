@@ -1,3 +1,5 @@
+import { ADMIN_ENTITY_NAMES } from '@forecourt/contract/admin-entities';
+
 /** Route paths of the shell (hash routes, without the leading '#'). Log screens are in the contract's LOG_PATHS. */
 export const paths = {
   home: '/',
@@ -31,9 +33,15 @@ export const paths = {
   rollout: (rolloutId: number) => `/software/rollouts/${rolloutId}`,
 } as const;
 
-/** The Administration area's pages (agents only), in menu order. */
-export const ADMIN_PAGES = ['companies', 'sites', 'terminals', 'pumps', 'users', 'import', 'audit'] as const;
+/**
+ * The Administration area's pages (agents only), in menu order: one per administered entity of the contract
+ * (ADMIN_ENTITIES), then the import and the audit. Each is `pages/admin/<page>-page.tsx`, labelled
+ * `ADMIN_<PAGE>` (docs/adding-an-entity.md).
+ */
+export const ADMIN_PAGES = [...ADMIN_ENTITY_NAMES, 'import', 'audit'] as const;
 export type AdminPage = (typeof ADMIN_PAGES)[number];
+/** The translation key of an Administration page's menu entry and title: `ADMIN_USERS`. */
+export const adminLabel = (page: AdminPage) => `ADMIN_${page.toUpperCase().replaceAll('-', '_')}`;
 
 export const UI_FEATURE_PAGES = [
   'buttons',

@@ -1,26 +1,13 @@
 import {
+  ADMIN_ENTITIES,
+  ADMIN_REQUEST_SCHEMAS,
   AdminConflictSchema,
-  AdminPumpSchema,
-  AdminSiteSchema,
-  AdminTerminalSchema,
   AdminUserSchema,
-  CompanyCreateSchema,
-  CompanyListQuerySchema,
-  CompanyPatchSchema,
-  CompanySchema,
-  PumpCreateSchema,
-  PumpListQuerySchema,
-  PumpPatchSchema,
-  SiteCreateSchema,
-  SiteListQuerySchema,
-  SitePatchSchema,
-  TerminalCreateSchema,
-  TerminalListQuerySchema,
-  TerminalPatchSchema,
   UserCreateSchema,
   UserListQuerySchema,
   UserPatchSchema,
 } from '@forecourt/contract/admin';
+import { ADMIN_ENTITY_NAMES } from '@forecourt/contract/admin-entities';
 import { API_KEY_TEXTS } from '@forecourt/contract/api-keys';
 import { ErrorBodySchema } from '@forecourt/contract/common';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -57,28 +44,32 @@ export function idOf(request: FastifyRequest): number {
   return id;
 }
 
-/** The list query of an admin path: search, paging and the parent it keeps. */
-interface ListQuery {
+/** The list query of an admin path: search, paging, the parent it keeps (`site_id`...) and terminal tags. */
+type ListQuery = {
   q?: string;
   limit_to: number;
   before?: string;
-  company_id?: number;
-  site_id?: number;
   tag?: string[];
-}
-const listOptions = (q: ListQuery) => ({
-  q: q.q,
-  limit: q.limit_to,
-  before: q.before,
-  companyId: q.company_id,
-  siteId: q.site_id,
-  tags: q.tag,
+} & { [parent: `${string}_id`]: number | undefined };
+/** The repositories' list options: every `<parent>_id` filter as `<parent>Id` (`site_id` → `siteId`). */
+const listOptions = ({ q, limit_to, before, tag, ...parents }: ListQuery) => ({
+  q,
+  limit: limit_to,
+  before,
+  tags: tag,
+  ...(Object.fromEntries(
+    Object.entries(parents)
+      .filter(([key]) => key.endsWith('_id'))
+      .map(([key, id]) => [key.replace(/_id$/, 'Id'), id]),
+  ) as {
+    [parent: `${string}Id`]: number | undefined;
+  }),
 });
 
 interface EntitySpec {
   path: string;
   name: string;
-  entity: z.ZodType;
+  row: z.ZodType;
   list: z.ZodType;
   create: z.ZodType;
   patch: z.ZodType;
@@ -95,13 +86,14 @@ export async function adminRoutes(app: FastifyInstance) {
   const fleet = createFleetService(app.repos);
   const users = createUserAdminService(app.repos);
 
-  function entityRoutes<L extends z.ZodType, C extends z.ZodType, P extends z.ZodType>(
-    spec: EntitySpec & { list: L; create: C; patch: P },
+  /** An entity's five routes; the bodies reach its service as their schemas parsed them. */
+  function entityRoutes(
+    spec: EntitySpec,
     impl: {
       list: (agentId: number, o: ReturnType<typeof listOptions>) => Promise<Array<{ id: number }>>;
       get: (agentId: number, id: number) => Promise<unknown>;
-      create: (actor: Actor, body: z.output<C>) => Promise<unknown>;
-      patch: (actor: Actor, id: number, body: z.output<P>) => Promise<unknown>;
+      create: (actor: Actor, body: never) => Promise<unknown>;
+      patch: (actor: Actor, id: number, body: never) => Promise<unknown>;
       decommission: (actor: Actor, id: number) => Promise<unknown>;
     },
   ) {
@@ -117,7 +109,7 @@ export async function adminRoutes(app: FastifyInstance) {
           summary: `List ${spec.name}s (agents only)`,
           description: `Newest first; \`q\` searches ${spec.searches}; paged with \`limit_to\` and \`before\` (the id of the last row seen, also in \`X-Next-Cursor\` and \`Link\`).`,
           querystring: spec.list,
-          response: { 200: z.array(spec.entity), ...errors },
+          response: { 200: z.array(spec.row), ...errors },
         },
       },
       async (request, reply) => {
@@ -135,11 +127,11 @@ export async function adminRoutes(app: FastifyInstance) {
           security,
           summary: `Create a ${spec.name} (agents only)`,
           body: spec.create,
-          response: { 201: spec.entity, ...errors },
+          response: { 201: spec.row, ...errors },
         },
       },
       async (request, reply) => {
-        const value = await answer(impl.create(actorOf(request), request.body as z.output<C>));
+        const value = await answer(impl.create(actorOf(request), request.body as never));
         return reply.status(201).send(value);
       },
     );
@@ -152,7 +144,7 @@ export async function adminRoutes(app: FastifyInstance) {
           security,
           summary: `One ${spec.name} (agents only)`,
           params: IdPathSchema,
-          response: { 200: spec.entity, ...errors },
+          response: { 200: spec.row, ...errors },
         },
       },
       async (request) => answer(impl.get(request.principal!.agentId!, idOf(request))),
@@ -167,12 +159,12 @@ export async function adminRoutes(app: FastifyInstance) {
           summary: `Change a ${spec.name} (agents only)`,
           params: IdPathSchema,
           body: spec.patch,
-          response: { 200: spec.entity, ...errors },
+          response: { 200: spec.row, ...errors },
         },
       },
       async (request) => {
         const id = idOf(request);
-        return answer(impl.patch(actorOf(request), id, request.body as z.output<P>));
+        return answer(impl.patch(actorOf(request), id, request.body as never));
       },
     );
     r.delete(
@@ -187,7 +179,7 @@ export async function adminRoutes(app: FastifyInstance) {
             'The object leaves every read, widget and map at once; its history stays in the logs and the audit. ' +
             'Answers 200 with the decommissioned object; 409 naming the live children while it has any.',
           params: IdPathSchema,
-          response: { 200: spec.entity, ...errors },
+          response: { 200: spec.row, ...errors },
         },
       },
       async (request) => {
@@ -197,56 +189,20 @@ export async function adminRoutes(app: FastifyInstance) {
     );
   }
 
-  entityRoutes(
-    {
-      path: 'companies',
-      name: 'company',
-      entity: CompanySchema,
-      list: CompanyListQuerySchema,
-      create: CompanyCreateSchema,
-      patch: CompanyPatchSchema,
-      searches: 'the name',
-    },
-    fleet.companies,
-  );
-  entityRoutes(
-    {
-      path: 'sites',
-      name: 'site',
-      entity: AdminSiteSchema,
-      list: SiteListQuerySchema,
-      create: SiteCreateSchema,
-      patch: SitePatchSchema,
-      searches: 'title, number and address; `company_id` keeps one company',
-    },
-    fleet.sites,
-  );
-  entityRoutes(
-    {
-      path: 'terminals',
-      name: 'terminal',
-      entity: AdminTerminalSchema,
-      list: TerminalListQuerySchema,
-      create: TerminalCreateSchema,
-      patch: TerminalPatchSchema,
-      searches:
-        'terminal number and card acceptor name; `site_id` keeps one site; `tag` (repeatable) keeps the terminals ' +
-        'carrying every listed tag',
-    },
-    fleet.terminals,
-  );
-  entityRoutes(
-    {
-      path: 'pumps',
-      name: 'pump',
-      entity: AdminPumpSchema,
-      list: PumpListQuerySchema,
-      create: PumpCreateSchema,
-      patch: PumpPatchSchema,
-      searches: 'pump number, site title and site number; `site_id` keeps one site',
-    },
-    fleet.pumps,
-  );
+  // Every administered entity but the users (their routes follow): its schemas from the contract, its rules from
+  // the fleet service.
+  for (const name of ADMIN_ENTITY_NAMES) {
+    if (name === 'users') continue;
+    entityRoutes(
+      {
+        path: name,
+        name: ADMIN_ENTITIES[name].one,
+        row: ADMIN_ENTITIES[name].row,
+        ...ADMIN_REQUEST_SCHEMAS[name],
+      },
+      fleet[name],
+    );
+  }
 
   // ---------- users ----------
   const security = [{ jwt: [] }];

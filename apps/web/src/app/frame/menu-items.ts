@@ -1,5 +1,5 @@
 import { hasLog, LOG_PATHS, type LogKindKey } from '@forecourt/contract/log-paths';
-import { ADMIN_PAGES, type AdminPage, paths, UI_FEATURE_PAGES } from '../../config/paths.ts';
+import { ADMIN_PAGES, adminLabel, paths, UI_FEATURE_PAGES } from '../../config/paths.ts';
 import type { Scope } from '../../lib/scope.ts';
 
 export interface MenuItem {
@@ -75,16 +75,6 @@ export function logMenu(scope: Scope | null): MenuItem | null {
   return { label: 'MENU_LOGS', icon: 'logs', children };
 }
 
-const ADMIN_LABELS: Record<AdminPage, string> = {
-  companies: 'ADMIN_COMPANIES',
-  sites: 'ADMIN_SITES',
-  terminals: 'ADMIN_TERMINALS',
-  pumps: 'ADMIN_PUMPS',
-  users: 'ADMIN_USERS',
-  import: 'ADMIN_IMPORT',
-  audit: 'ADMIN_AUDIT',
-};
-
 /** The 'Administration' sub-menu: agents only (company and site users get 403 from /api/admin/). */
 export function adminMenu(scope: Scope | null): MenuItem | null {
   if (scope?.kind !== 'agent') return null;
@@ -92,7 +82,7 @@ export function adminMenu(scope: Scope | null): MenuItem | null {
     label: 'MENU_ADMIN',
     icon: 'admin',
     children: ADMIN_PAGES.map((page) => ({
-      label: ADMIN_LABELS[page],
+      label: adminLabel(page),
       to: paths.admin(page),
       icon: 'admin',
     })),

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { AdminPage } from '../../config/paths.ts';
 
 /**
  * The code of every signed-in page that is not a dashboard or a log, by route. The signed-in chunk, which every
@@ -12,13 +13,6 @@ export const PAGE_LOADERS = {
   reports: () => import('./pages/reports/reports-page.tsx'),
   rules: () => import('./pages/rules/rules-page.tsx'),
   maintenance: () => import('./pages/maintenance/maintenance-page.tsx'),
-  'admin/companies': () => import('./pages/admin/companies-page.tsx'),
-  'admin/sites': () => import('./pages/admin/sites-page.tsx'),
-  'admin/terminals': () => import('./pages/admin/terminals-page.tsx'),
-  'admin/pumps': () => import('./pages/admin/pumps-page.tsx'),
-  'admin/users': () => import('./pages/admin/users-page.tsx'),
-  'admin/import': () => import('./pages/admin/import-page.tsx'),
-  'admin/audit': () => import('./pages/admin/audit-page.tsx'),
   software: () => import('./pages/software/software-page.tsx'),
   'software/rollouts/:rolloutId': () => import('./pages/software/rollout-page.tsx'),
   'pages/ui-features/buttons': () => import('./pages/ui-features/buttons-page.tsx'),
@@ -29,3 +23,13 @@ export const PAGE_LOADERS = {
   'pages/ui-features/search-fields': () => import('./pages/ui-features/search-fields-page.tsx'),
   'pages/ui-features/tabs': () => import('./pages/ui-features/tabs-page.tsx'),
 } satisfies Record<string, () => Promise<{ default: ComponentType }>>;
+
+/** The Administration's pages, by file (`pages/admin/<page>-page.tsx`): a page of ADMIN_PAGES needs no line here. */
+const ADMIN_PAGE_FILES = import.meta.glob<{ default: ComponentType }>('./pages/admin/*-page.tsx');
+
+/** The code of an Administration page (config/paths.ts ADMIN_PAGES). */
+export function loadAdminPage(page: AdminPage): Promise<{ default: ComponentType }> {
+  const load = ADMIN_PAGE_FILES[`./pages/admin/${page}-page.tsx`];
+  if (!load) return Promise.reject(new Error(`No page file for admin/${page}`));
+  return load();
+}

@@ -1,6 +1,7 @@
 import { logRoutePatterns } from '@forecourt/contract/log-paths';
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { ADMIN_PAGES } from '../../config/paths.ts';
 import { DASHBOARD_ROUTES } from '../boot/dashboards.ts';
 import { lazyPage } from './lazy-page.tsx';
 import type { PAGE_LOADERS } from './page-loaders.ts';
@@ -16,7 +17,8 @@ const page = (path: keyof typeof PAGE_LOADERS) =>
 
 /**
  * The guarded pages area: every screen behind the sign-in. Paths have no leading slash and live at the root of
- * the hash (`#/agent/dashboard`). Add a page with one line in page-loaders.ts and one `page(...)` here.
+ * the hash (`#/agent/dashboard`). Add a page with one line in page-loaders.ts and one `page(...)` here; an
+ * Administration page comes from ADMIN_PAGES (config/paths.ts) and its file alone.
  */
 export const pagesRoutes: RouteObject[] = [
   // Dashboards (their table is the boot's: app/boot/dashboards.ts)
@@ -41,13 +43,9 @@ export const pagesRoutes: RouteObject[] = [
   page('maintenance'),
 
   // Administration (agents only)
-  page('admin/companies'),
-  page('admin/sites'),
-  page('admin/terminals'),
-  page('admin/pumps'),
-  page('admin/users'),
-  page('admin/import'),
-  page('admin/audit'),
+  ...ADMIN_PAGES.map((name) =>
+    lazyPage(`admin/${name}`, () => import('./page-loaders.ts').then((m) => m.loadAdminPage(name))),
+  ),
 
   // Software packages and rollouts (agents only)
   page('software'),

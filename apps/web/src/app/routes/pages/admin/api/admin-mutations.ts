@@ -1,11 +1,5 @@
-import {
-  AdminPumpSchema,
-  AdminSiteSchema,
-  AdminTerminalSchema,
-  AdminUserSchema,
-  CompanySchema,
-  ImportResultSchema,
-} from '@forecourt/contract/admin';
+import { ADMIN_ENTITIES, ImportResultSchema } from '@forecourt/contract/admin';
+import { ADMIN_ENTITY_NAMES } from '@forecourt/contract/admin-entities';
 import { DeviceTokenResponseSchema } from '@forecourt/contract/terminals';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ZodType } from 'zod';
@@ -13,22 +7,18 @@ import { QUERY_ROOTS } from '../../../../../lib/api/query-keys.ts';
 import { api, apiRequest } from '../../../../../lib/api-client.ts';
 import { type AdminEntity, adminPath, adminQueries } from './admin-queries.ts';
 
-const SCHEMAS: Record<AdminEntity, ZodType<{ id: number }>> = {
-  companies: CompanySchema,
-  sites: AdminSiteSchema,
-  terminals: AdminTerminalSchema,
-  pumps: AdminPumpSchema,
-  users: AdminUserSchema,
-};
+/** The object an entity's writes answer (the contract's ADMIN_ENTITIES). */
+const rowSchema = <T>(entity: AdminEntity) =>
+  ADMIN_ENTITIES[entity].row as ZodType<{ id: number }> as ZodType<T>;
 
 /** POST /api/admin/{entity}/ → 201 with the created object. */
 export function createEntity<T>(entity: AdminEntity, body: unknown): Promise<T> {
-  return api.post(adminPath(entity), body, { schema: SCHEMAS[entity] as ZodType<T> });
+  return api.post(adminPath(entity), body, { schema: rowSchema<T>(entity) });
 }
 
 /** PATCH /api/admin/{entity}/{id}/ → 200 with the changed object. */
 export function patchEntity<T>(entity: AdminEntity, id: number, body: unknown): Promise<T> {
-  return apiRequest(adminPath(entity, id), { method: 'PATCH', body, schema: SCHEMAS[entity] as ZodType<T> });
+  return apiRequest(adminPath(entity, id), { method: 'PATCH', body, schema: rowSchema<T>(entity) });
 }
 
 /** DELETE /api/admin/{entity}/{id}/: decommissions (409 names live children). */
@@ -64,18 +54,21 @@ export function importCsv(csv: string, dryRun: boolean) {
   });
 }
 
+/** The entities whose rows name this one: its children by ADMIN_ENTITIES' parents, theirs, and so on. */
+function namedBy(entity: AdminEntity): AdminEntity[] {
+  const children = ADMIN_ENTITY_NAMES.filter((e) =>
+    (ADMIN_ENTITIES[e].parents as readonly AdminEntity[]).includes(entity),
+  );
+  return [...new Set(children.flatMap((child) => [child, ...namedBy(child)]))];
+}
+
 /**
  * What a change of one entity makes stale: its own lists, the lists that show it (a company's name on
- * sites, a site's title on terminals and pumps), the audit, and the fleet reads of the dashboards.
+ * sites, a site's title on terminals and pumps), the audit, and the fleet reads of the dashboards. An import
+ * writes companies, sites, terminals and pumps.
  */
-const TOUCHES: Record<AdminEntity | 'import', (AdminEntity | 'audit')[]> = {
-  companies: ['companies', 'sites', 'terminals', 'pumps', 'users'],
-  sites: ['sites', 'terminals', 'pumps', 'users'],
-  terminals: ['terminals'],
-  pumps: ['pumps'],
-  users: ['users'],
-  import: ['companies', 'sites', 'terminals', 'pumps'],
-};
+const touches = (entity: AdminEntity | 'import'): (AdminEntity | 'audit')[] =>
+  entity === 'import' ? ['companies', 'sites', 'terminals', 'pumps'] : [entity, ...namedBy(entity)];
 const FLEET_ROOTS = [
   QUERY_ROOTS.companies,
   QUERY_ROOTS.sites,
@@ -94,6 +87,6 @@ export function invalidateAfter(client: QueryClient, entity: AdminEntity | 'impo
   if (entity !== 'users') {
     for (const root of FLEET_ROOTS) void client.invalidateQueries({ queryKey: [root] });
   }
-  const keys = [...TOUCHES[entity], 'audit' as const].map((e) => adminQueries.entity(e));
+  const keys = [...touches(entity), 'audit' as const].map((e) => adminQueries.entity(e));
   return Promise.all(keys.map((queryKey) => client.invalidateQueries({ queryKey })));
 }

@@ -1,18 +1,12 @@
-import {
-  AdminPumpSchema,
-  AdminSiteSchema,
-  AdminTerminalSchema,
-  AdminUserSchema,
-  AuditEntrySchema,
-  CompanySchema,
-} from '@forecourt/contract/admin';
+import { ADMIN_ENTITIES, AuditEntrySchema } from '@forecourt/contract/admin';
+import { ADMIN_ENTITY_NAMES, type AdminEntity } from '@forecourt/contract/admin-entities';
 import { DEFAULT_LIMIT } from '@forecourt/contract/common';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { type ZodType, z } from 'zod';
 import { QUERY_ROOTS } from '../../../../../lib/api/query-keys.ts';
 import { api } from '../../../../../lib/api-client.ts';
 
-export type AdminEntity = 'companies' | 'sites' | 'terminals' | 'pumps' | 'users';
+export type { AdminEntity };
 
 /** `/api/admin/{entity}/` (docs/product.md#fleet-administration). */
 export const adminPath = (entity: AdminEntity | 'audit', id?: number) =>
@@ -70,6 +64,17 @@ function listOptions<T extends { id: number; cursor?: string }>(
   };
 }
 
+/** Each entity's list: `adminQueries.pumps(params)` reads GET /api/admin/pumps/ (the contract's ADMIN_ENTITIES). */
+type EntityLists = {
+  [E in AdminEntity]: ReturnType<typeof listOptions<z.output<(typeof ADMIN_ENTITIES)[E]['row']>>>;
+};
+const entityLists = Object.fromEntries(
+  ADMIN_ENTITY_NAMES.map((entity) => [
+    entity,
+    listOptions(entity, ADMIN_ENTITIES[entity].row as ZodType<{ id: number }>),
+  ]),
+) as unknown as EntityLists;
+
 /**
  * The Administration area's reads: one factory per endpoint, keys `['admin', entity, 'list', filters, limit]`,
  * so a change invalidates one entity (`adminQueries.entity('sites')`) or all of them (`adminQueries.all`).
@@ -77,16 +82,7 @@ function listOptions<T extends { id: number; cursor?: string }>(
 export const adminQueries = {
   all: [QUERY_ROOTS.admin] as const,
   entity: (entity: AdminEntity | 'audit') => [QUERY_ROOTS.admin, entity] as const,
-  /** GET /api/admin/companies/ */
-  companies: listOptions('companies', CompanySchema),
-  /** GET /api/admin/sites/ */
-  sites: listOptions('sites', AdminSiteSchema),
-  /** GET /api/admin/terminals/ */
-  terminals: listOptions('terminals', AdminTerminalSchema),
-  /** GET /api/admin/pumps/ */
-  pumps: listOptions('pumps', AdminPumpSchema),
-  /** GET /api/admin/users/ */
-  users: listOptions('users', AdminUserSchema),
+  ...entityLists,
   /** GET /api/admin/audit/ */
   audit: listOptions('audit', AuditEntrySchema),
 };
