@@ -18,6 +18,7 @@ export const alertRulesPlugin = fp(
       'rules',
       createAlertRules({
         repo: app.repos.rules,
+        work: app.repos.work,
         maintenance: app.repos.maintenance,
         log: app.log.child({ service: 'alert-rules' }),
       }),

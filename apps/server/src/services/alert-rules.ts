@@ -2,6 +2,7 @@ import { type RuleState, ruleAlertText, stepRule } from '@forecourt/contract/ale
 import type { DeviceTransaction, TelemetryPoint } from '@forecourt/contract/device';
 import { TELEMETRY_SIGNALS, type TelemetrySignal } from '@forecourt/contract/telemetry-history';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Repositories } from '../repositories/index.ts';
 import type { MaintenanceRepository } from '../repositories/maintenance-repository.ts';
 import type {
   AlertPlace,
@@ -12,6 +13,8 @@ import type {
 
 export interface AlertRulesOptions {
   repo: RuleRepository;
+  /** The units of work the evaluation and the sweep write through. */
+  work: Pick<Repositories['work'], 'run'>;
   maintenance: MaintenanceRepository;
   log: FastifyBaseLogger;
   /** How often the leader sweeps (ms): `for_s` conditions, `no_sales`, ended maintenance windows. */
@@ -19,6 +22,13 @@ export interface AlertRulesOptions {
 }
 
 type Reading = { value: number; at: number };
+
+/** One terminal's stored telemetry request of a group commit. */
+export interface TelemetryBatchWrite {
+  terminal: AlertPlace;
+  points: readonly TelemetryPoint[];
+  now: Date;
+}
 
 /** How many terminals' rule lists a node keeps before it starts the cache again. */
 const RULE_CACHE_TERMINALS = 20_000;
@@ -63,7 +73,7 @@ export function decideRules(rules: RuleWithState[], readings: Map<TelemetrySigna
  * maintenance window has ended). Rule state lives in PostgreSQL, locked per rule and terminal while it changes.
  */
 export function createAlertRules(opts: AlertRulesOptions) {
-  const { repo, log } = opts;
+  const { repo, work, log } = opts;
   /** The signals of the enabled telemetry rules: dropped on every fleet change (a rule written on any node). */
   let signals: Promise<Set<string>> | null = null;
   /**
@@ -74,7 +84,8 @@ export function createAlertRules(opts: AlertRulesOptions) {
   let reaching = new Map<number, Promise<RuleWithState[]>>();
   let sweeping: Promise<unknown> | null = null;
 
-  async function rulesOf(terminalId: number, present: readonly TelemetrySignal[]): Promise<RuleWithState[]> {
+  /** The enabled telemetry rules reaching a terminal, without state (cached until the next fleet change). */
+  function rulesOf(terminalId: number): Promise<RuleWithState[]> {
     let p = reaching.get(terminalId);
     if (!p) {
       if (reaching.size >= RULE_CACHE_TERMINALS) reaching = new Map();
@@ -85,10 +96,47 @@ export function createAlertRules(opts: AlertRulesOptions) {
         if (cache.get(terminalId) === p) cache.delete(terminalId);
       });
     }
-    const rules = (await p).filter((r) => present.includes(r.signal));
-    if (!rules.length) return rules;
-    const busy = (await repo.busyStates([terminalId])).get(terminalId);
-    return rules.map((r) => ({ ...r, state: busy?.get(r.id) ?? AT_REST }));
+    return p;
+  }
+
+  /** A write's readings of the signals some enabled rule watches, by signal, oldest first. */
+  function readingsOf(w: TelemetryBatchWrite, active: Set<string>): Map<TelemetrySignal, Reading[]> {
+    const readings = new Map<TelemetrySignal, Reading[]>();
+    for (const s of TELEMETRY_SIGNALS) {
+      if (!active.has(s)) continue;
+      const list: Reading[] = [];
+      for (const point of w.points) {
+        const v = point[s];
+        if (v !== undefined) list.push({ value: v, at: point.at ? Date.parse(point.at) : w.now.getTime() });
+      }
+      if (list.length)
+        readings.set(
+          s,
+          list.sort((a, b) => a.at - b.at),
+        );
+    }
+    return readings;
+  }
+
+  /** Evaluates one terminal's readings under lock, in a unit of work of its own. Never throws. */
+  async function evaluate(
+    t: AlertPlace,
+    rules: RuleWithState[],
+    readings: Map<TelemetrySignal, Reading[]>,
+  ): Promise<void> {
+    try {
+      await work.run((tx) =>
+        repo.evaluate(
+          tx,
+          t,
+          rules.map((r) => r.id),
+          [...readings.keys()],
+          (locked) => decideRules(locked, readings),
+        ),
+      );
+    } catch (err) {
+      log.warn({ err, terminal: t.id }, 'alert rules not evaluated for these readings');
+    }
   }
 
   const service = {
@@ -99,10 +147,13 @@ export function createAlertRules(opts: AlertRulesOptions) {
     },
 
     /**
-     * Evaluates a terminal's freshly stored readings. Never throws: the readings are stored, and a failure here is
-     * logged (a `for_s` condition is picked up again by the sweep, the others by the next reading).
+     * Evaluates the freshly stored readings of a group commit, one write per terminal, as one batch: the states
+     * of every terminal's rules that are not at rest in one query, the decision in memory (`decideRules`), and
+     * only the terminals whose rules change state (or fire, or clear) go on to a locked evaluation, each in a unit
+     * of work of its own. Never throws: the readings are stored, and a failure here is logged (a `for_s`
+     * condition is picked up again by the sweep, the others by the next reading).
      */
-    async telemetry(t: AlertPlace, points: readonly TelemetryPoint[], now: Date): Promise<void> {
+    async telemetry(writes: readonly TelemetryBatchWrite[]): Promise<void> {
       try {
         const p = signals ?? repo.enabledSignals();
         signals = p;
@@ -111,34 +162,38 @@ export function createAlertRules(opts: AlertRulesOptions) {
           throw err;
         });
         if (!active.size) return;
-        const readings = new Map<TelemetrySignal, Reading[]>();
-        for (const s of TELEMETRY_SIGNALS) {
-          if (!active.has(s)) continue;
-          const list: Reading[] = [];
-          for (const point of points) {
-            const v = point[s];
-            if (v !== undefined) list.push({ value: v, at: point.at ? Date.parse(point.at) : now.getTime() });
-          }
-          if (list.length)
-            readings.set(
-              s,
-              list.sort((a, b) => a.at - b.at),
-            );
+        const found: Array<{
+          t: AlertPlace;
+          readings: Map<TelemetrySignal, Reading[]>;
+          rules: Promise<RuleWithState[]>;
+        }> = [];
+        for (const w of writes) {
+          const readings = readingsOf(w, active);
+          if (readings.size) found.push({ t: w.terminal, readings, rules: rulesOf(w.terminal.id) });
         }
-        if (!readings.size) return;
-        const present = [...readings.keys()];
-        const rules = await rulesOf(t.id, present);
-        if (!rules.length) return;
-        const first = decideRules(rules, readings);
-        if (!first.states.length && !first.actions.length) return;
-        await repo.evaluate(
-          t,
-          rules.map((r) => r.id),
-          present,
-          (locked) => decideRules(locked, readings),
-        );
+        if (!found.length) return;
+        const watched: Array<{
+          t: AlertPlace;
+          readings: Map<TelemetrySignal, Reading[]>;
+          rules: RuleWithState[];
+        }> = [];
+        for (const f of found) {
+          const rules = (await f.rules).filter((r) => f.readings.has(r.signal));
+          if (rules.length) watched.push({ t: f.t, readings: f.readings, rules });
+        }
+        if (!watched.length) return;
+        const busy = await repo.busyStates(watched.map((w) => w.t.id));
+        for (const w of watched) {
+          const states = busy.get(w.t.id);
+          const rules = w.rules.map((r) => ({ ...r, state: states?.get(r.id) ?? AT_REST }));
+          const first = decideRules(rules, w.readings);
+          if (first.states.length || first.actions.length) await evaluate(w.t, rules, w.readings);
+        }
       } catch (err) {
-        log.warn({ err, terminal: t.id }, 'alert rules not evaluated for these readings');
+        log.warn(
+          { err, terminals: writes.map((w) => w.terminal.id) },
+          'alert rules not evaluated for these readings',
+        );
       }
     },
 
@@ -159,7 +214,7 @@ export function createAlertRules(opts: AlertRulesOptions) {
     async sweep(now: Date = new Date()) {
       while (sweeping) await sweeping.catch(() => {});
       const run = (async () => {
-        const fired = await repo.fireDue(now);
+        const fired = await work.run((tx) => repo.fireDue(tx, now));
         const noSales = await repo.sweepNoSales(now);
         const released = await opts.maintenance.release(now);
         return { fired, noSales, released };
