@@ -1,4 +1,4 @@
-import { type RuleState, ruleAlertText, stepRule } from '@forecourt/contract/alert-rules';
+import { meets, type RuleState, ruleAlertText, stepRule } from '@forecourt/contract/alert-rules';
 import type { DeviceTransaction, TelemetryPoint } from '@forecourt/contract/device';
 import { TELEMETRY_SIGNALS, type TelemetrySignal } from '@forecourt/contract/telemetry-history';
 import type { FastifyBaseLogger } from 'fastify';
@@ -36,6 +36,27 @@ const RULE_CACHE_TERMINALS = 20_000;
 const AT_REST: RuleState = { pendingSince: null, firing: false, lastAt: null };
 
 const sameState = (a: RuleState, b: RuleState) => a.pendingSince === b.pendingSince && a.firing === b.firing;
+
+type Extremes = { min: number; max: number };
+
+/** The lowest and the highest reading of each signal. */
+function extremesOf(readings: Map<TelemetrySignal, Reading[]>): Map<TelemetrySignal, Extremes> {
+  const out = new Map<TelemetrySignal, Extremes>();
+  for (const [signal, list] of readings) {
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (const r of list) {
+      if (r.value < min) min = r.value;
+      if (r.value > max) max = r.value;
+    }
+    out.set(signal, { min, max });
+  }
+  return out;
+}
+
+/** Whether some reading meets the rule's threshold: its lowest for `<`/`<=`, its highest for `>`/`>=`. */
+const mayMeet = (rule: RuleWithState, e: Extremes | undefined) =>
+  e !== undefined && meets(rule.op, rule.op.startsWith('<') ? e.min : e.max, rule.threshold);
 
 /**
  * What a terminal's readings do to its rules (docs/rules-and-maintenance.md): each rule's readings of its signal,
@@ -185,9 +206,17 @@ export function createAlertRules(opts: AlertRulesOptions) {
         const busy = await repo.busyStates(watched.map((w) => w.t.id));
         for (const w of watched) {
           const states = busy.get(w.t.id);
-          const rules = w.rules.map((r) => ({ ...r, state: states?.get(r.id) ?? AT_REST }));
-          const first = decideRules(rules, w.readings);
-          if (first.states.length || first.actions.length) await evaluate(w.t, rules, w.readings);
+          const extremes = extremesOf(w.readings);
+          // A rule at rest stays at rest unless some reading meets its threshold: only the others are stepped.
+          const moving: RuleWithState[] = [];
+          for (const r of w.rules) {
+            const state = states?.get(r.id);
+            if (state) moving.push({ ...r, state });
+            else if (mayMeet(r, extremes.get(r.signal))) moving.push({ ...r, state: AT_REST });
+          }
+          if (!moving.length) continue;
+          const first = decideRules(moving, w.readings);
+          if (first.states.length || first.actions.length) await evaluate(w.t, w.rules, w.readings);
         }
       } catch (err) {
         log.warn(
