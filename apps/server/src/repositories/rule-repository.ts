@@ -110,6 +110,9 @@ interface DbRule extends StoredTargetRow {
   created_at: Date | string;
 }
 
+/** A rule due at a terminal (the sweeps), with the terminal's place. */
+type DueRow = DbRule & { terminal_id: number; t_site_id: number; t_company_id: number; t_agent_id: number };
+
 const COLS = `r.id, r.name, r.scope_kind, r.scope_id, r.tags, r.agent_id, r.company_id, r.site_id, r.signal, r.op,
               r.threshold, r.for_s, r.clear_threshold, r.severity, r.enabled, r.created_by, r.created_at`;
 
@@ -368,15 +371,7 @@ export function createRuleRepository(database: Database) {
      * fires are locked (SKIP LOCKED: two sweeps at once fire each once). Answers how many fired.
      */
     async fireDue(q: Tx, now: Date): Promise<number> {
-      const due = await q<
-        DbRule & {
-          terminal_id: number;
-          t_site_id: number;
-          t_company_id: number;
-          t_agent_id: number;
-          last_value: number | null;
-        }
-      >(
+      const due = await q<DueRow & { last_value: number | null }>(
         `select ${COLS}, s.terminal_id, s.last_value, t.site_id as t_site_id, t.company_id as t_company_id,
                 t.agent_id as t_agent_id
            from rule_states s
