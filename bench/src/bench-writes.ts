@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@forecourt/test-support/ports';
@@ -14,7 +13,7 @@ import {
   signedInAgent,
 } from './lib/load.ts';
 import { fmt, isMain, parseArgs, table, writeResult } from './lib/report.ts';
-import { repoRoot } from './lib/server.ts';
+import { cpuSeconds, repoRoot } from './lib/server.ts';
 
 /** A hello-world route on Fastify and on bare node:http, pinned like the server: the ceiling of one core. */
 const HELLO = `
@@ -47,20 +46,6 @@ async function startHello(cpus: string) {
     http: `http://127.0.0.1:${httpPort}/hello`,
     stop: () => child.kill('SIGTERM'),
   };
-}
-
-/**
- * CPU seconds a process has used (user + system, from /proc): the measure of one core's work that a shared
- * machine does not distort as much as wall-clock throughput does.
- */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // Fields 14 and 15 of stat (utime, stime), counted after the command name: indexes 11 and 12 here.
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** Runs `measure` and answers its result with the CPU seconds `pid` used meanwhile. */

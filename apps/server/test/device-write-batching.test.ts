@@ -17,6 +17,7 @@ describe.skipIf(postgresUnavailable)('device writes in group commits', () => {
   let t: TestApp;
   let terminals: Terminal[];
   let tokens: string[];
+  let agent: string;
 
   const lastChange = async () =>
     Number((await t.database.query<{ id: string | null }>('select max(id) as id from changes'))[0].id ?? 0);
@@ -39,7 +40,7 @@ describe.skipIf(postgresUnavailable)('device writes in group commits', () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    const agent = await t.login('agent');
+    agent = await t.login('agent');
     terminals = await t.database.query<Terminal>(
       `select t.id, t.site_id, t.company_id, t.agent_id from terminals t join users u on u.agent_id = t.agent_id
         where u.username = 'agent' and t.decommissioned_at is null order by t.id limit 24`,
@@ -174,5 +175,81 @@ describe.skipIf(postgresUnavailable)('device writes in group commits', () => {
     expect(events.slice(1, 3)).toEqual(['committed', 'hook sees 1']);
     expect(events.slice(3)).toEqual(Array(6).fill('answered 1'));
     expect(hooked.flat().map((w) => w.terminal.id)).toEqual(terminals.slice(0, 6).map((x) => x.id));
+  });
+  it('evaluates the alert rules of every terminal of a group commit, each with its own state', async () => {
+    const at = (s: number) => new Date(Date.now() + s * 1000).toISOString();
+    const fleet = { scope: { kind: 'agent', id: terminals[0].agent_id }, tags: [] };
+    const create = async (body: Record<string, unknown>) => {
+      const res = await t.as(agent, {
+        method: 'POST',
+        url: '/api/rules/',
+        payload: { target: fleet, ...body },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().id as number;
+    };
+    const low = await create({
+      name: 'Low',
+      signal: 'battery_life',
+      op: '<',
+      threshold: 20,
+      clear_threshold: 25,
+    });
+    const hot = await create({
+      name: 'Hot',
+      signal: 'temperature_main_board',
+      op: '>',
+      threshold: 70,
+      for_s: 60,
+    });
+    const even = (i: number) => i % 2 === 0;
+    /** Every terminal at once (in a few group commits), reading `reading(i)`. */
+    const round = async (reading: (i: number) => Record<string, unknown>) => {
+      const answers = await Promise.all(
+        terminals.map((_, i) => deviceCall(t, tokens[i], 'POST', 'telemetry', reading(i))),
+      );
+      for (const res of answers) expect(res.statusCode, res.body).toBe(202);
+    };
+    const active = async (rule: number) =>
+      (
+        await t.database.query<{ terminal_id: number }>(
+          `select terminal_id from alerts where rule_id = $1 and state = 'active' order by terminal_id`,
+          [rule],
+        )
+      ).map((r) => Number(r.terminal_id));
+    const ids = (pick: (i: number) => boolean) => terminals.filter((_, i) => pick(i)).map((x) => x.id);
+    try {
+      // Even terminals: battery low (fires at once) and a hot board (pending); odd ones: neither.
+      await round((i) => ({
+        battery_life: even(i) ? 10 : 50,
+        temperature_main_board: even(i) ? 75 : 40,
+        at: at(-100),
+      }));
+      expect(await active(low)).toEqual(ids(even));
+      expect(await active(hot)).toEqual([]);
+      // 70 s later: the even boards have been hot for 70 s (fire), the odd ones only begin (pending); the battery
+      // of the even terminals is in the hysteresis band (stays), that of the odd ones drops (fires).
+      await round((i) => ({
+        battery_life: even(i) ? 22 : 12,
+        temperature_main_board: 76,
+        at: at(-30),
+      }));
+      expect(await active(low)).toEqual(ids(() => true));
+      expect(await active(hot)).toEqual(ids(even));
+      // The odd boards held for 60 s: they fire now; the even batteries recover (clear), each terminal reporting
+      // only that signal.
+      await round((i) =>
+        even(i) ? { battery_life: 30, at: at(30) } : { temperature_main_board: 77, at: at(30) },
+      );
+      expect(await active(low)).toEqual(ids((i) => !even(i)));
+      expect(await active(hot)).toEqual(ids(() => true));
+      const alerts = await t.database.query<{ n: string | number }>(
+        'select count(*) as n from alerts where rule_id = any($1::int[])',
+        [[low, hot]],
+      );
+      expect(Number(alerts[0].n)).toBe(terminals.length * 2);
+    } finally {
+      for (const id of [low, hot]) await t.as(agent, { method: 'DELETE', url: `/api/rules/${id}/` });
+    }
   });
 });

@@ -29,6 +29,20 @@ export interface ServerOptions {
   onLine?: (line: string) => void;
 }
 
+/**
+ * CPU seconds a process has used (user + system, from /proc): the measure of one core's work that a shared
+ * machine does not distort as much as wall-clock throughput does.
+ */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // Fields 14 and 15 of stat (utime, stime), counted after the command name: indexes 11 and 12 here.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 export interface ServerHandle {
   url: string;
   pid: number;

@@ -61,9 +61,7 @@ export const devicesPlugin = fp(
       createTelemetryWriter({
         store: (writes) => app.deviceWrites.telemetry(writes),
         // Alert rules, evaluated on whichever node stored the readings (services/alert-rules.ts).
-        onStored: async (writes) => {
-          for (const w of writes) await app.rules.telemetry(w.terminal, w.points, w.now);
-        },
+        onStored: (writes) => app.rules.telemetry(writes),
         log: app.log.child({ service: 'telemetry-writes' }),
       }),
     );

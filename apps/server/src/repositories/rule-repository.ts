@@ -22,7 +22,7 @@ import {
   targetReachesSql,
   visibleToSql,
 } from './rule-sql.ts';
-import { type Tx, unitOfWork } from './unit-of-work.ts';
+import type { Tx } from './unit-of-work.ts';
 
 /** What a caller reaches (the principal's scope). */
 export interface Visibility {
@@ -117,6 +117,9 @@ interface DbRule extends StoredTargetRow {
   created_at: Date | string;
 }
 
+/** A rule due at a terminal (the sweeps), with the terminal's place. */
+type DueRow = DbRule & { terminal_id: number; t_site_id: number; t_company_id: number; t_agent_id: number };
+
 const COLS = `r.id, r.name, r.scope_kind, r.scope_id, r.tags, r.agent_id, r.company_id, r.site_id, r.signal, r.op,
               r.threshold, r.for_s, r.clear_threshold, r.severity, r.enabled, r.created_by, r.created_at`;
 
@@ -164,9 +167,9 @@ const ms = (v: Date | string | null) => (v === null ? null : new Date(v).getTime
 
 /**
  * Alert rules, their per-terminal state and the alerts they raise (docs/rules-and-maintenance.md). A rule's own
- * writes take the unit of work's `tx` (services/rule-admin.ts audits them); the evaluation's writes are units of
- * work recording their alert changes; the state of a rule and a terminal is locked while it is evaluated, so
- * two nodes evaluating readings of one terminal at once fire once.
+ * writes take the unit of work's `tx` (services/rule-admin.ts audits them), and so do the evaluation's and the
+ * `for_s` sweep's (services/alert-rules.ts opens them); the state of a rule and a terminal is locked while it is
+ * evaluated, so two nodes evaluating readings of one terminal at once fire once.
  */
 export function createRuleRepository(database: Database) {
   /** Clears the active alerts of a rule (all terminals), forgets its states; answers the places touched. */
@@ -320,112 +323,102 @@ export function createRuleRepository(database: Database) {
     },
 
     /**
-     * Evaluates readings of one terminal under lock: `decide` gets the rules with their locked states and answers
-     * the writes, which commit together (states, raised and cleared alerts, the 'alert' change).
+     * Evaluates readings of one terminal under lock, in the caller's unit of work: `decide` gets the rules with
+     * their locked states and answers the writes (states, raised and cleared alerts, the 'alert' change).
      */
     async evaluate(
+      q: Tx,
       t: AlertPlace,
       ruleIds: number[],
       signals: readonly string[],
       decide: (rules: RuleWithState[]) => RuleWrites,
     ): Promise<{ raised: number; cleared: number }> {
-      return unitOfWork(database, async (q) => {
+      await q(
+        `insert into rule_states (terminal_id, rule_id) select $1, unnest($2::int[]) order by 2
+         on conflict do nothing`,
+        [t.id, ruleIds],
+      );
+      const rules = await loadRules(q, t.id, signals, ruleIds);
+      const w = decide(rules);
+      if (w.states.length) {
         await q(
-          `insert into rule_states (terminal_id, rule_id) select $1, unnest($2::int[]) order by 2
-           on conflict do nothing`,
-          [t.id, ruleIds],
+          `update rule_states s set pending_since = u.pending_since, firing = u.firing, last_at = u.last_at,
+                  last_value = coalesce(u.value, s.last_value)
+             from unnest($2::int[], $3::timestamptz[], $4::boolean[], $5::timestamptz[], $6::float8[])
+                  as u(rule_id, pending_since, firing, last_at, value)
+            where s.terminal_id = $1 and s.rule_id = u.rule_id`,
+          [
+            t.id,
+            w.states.map((s) => s.ruleId),
+            w.states.map((s) => (s.state.pendingSince === null ? null : new Date(s.state.pendingSince))),
+            w.states.map((s) => s.state.firing),
+            w.states.map((s) => (s.state.lastAt === null ? null : new Date(s.state.lastAt))),
+            w.states.map((s) => s.value),
+          ],
         );
-        const rules = await loadRules(q, t.id, signals, ruleIds);
-        const w = decide(rules);
-        if (w.states.length) {
-          await q(
-            `update rule_states s set pending_since = u.pending_since, firing = u.firing, last_at = u.last_at,
-                    last_value = coalesce(u.value, s.last_value)
-               from unnest($2::int[], $3::timestamptz[], $4::boolean[], $5::timestamptz[], $6::float8[])
-                    as u(rule_id, pending_since, firing, last_at, value)
-              where s.terminal_id = $1 and s.rule_id = u.rule_id`,
-            [
-              t.id,
-              w.states.map((s) => s.ruleId),
-              w.states.map((s) => (s.state.pendingSince === null ? null : new Date(s.state.pendingSince))),
-              w.states.map((s) => s.state.firing),
-              w.states.map((s) => (s.state.lastAt === null ? null : new Date(s.state.lastAt))),
-              w.states.map((s) => s.value),
-            ],
-          );
+      }
+      let cleared = 0;
+      let raised = 0;
+      for (const a of w.actions) {
+        if (a.kind === 'fire') {
+          raised += await raise(q, t, [a]);
+          continue;
         }
-        let cleared = 0;
-        let raised = 0;
-        for (const a of w.actions) {
-          if (a.kind === 'fire') {
-            raised += await raise(q, t, [a]);
-            continue;
-          }
-          const rows = await q(
-            `update alerts set state = 'cleared', cleared_at = $3
-              where rule_id = $1 and terminal_id = $2 and state = 'active' returning id`,
-            [a.ruleId, t.id, a.at],
-          );
-          cleared += rows.length;
-        }
-        if (raised + cleared > 0) await q.changed(alertChange(t));
-        return { raised, cleared };
-      });
+        const rows = await q(
+          `update alerts set state = 'cleared', cleared_at = $3
+            where rule_id = $1 and terminal_id = $2 and state = 'active' returning id`,
+          [a.ruleId, t.id, a.at],
+        );
+        cleared += rows.length;
+      }
+      if (raised + cleared > 0) await q.changed(alertChange(t));
+      return { raised, cleared };
     },
 
     /**
      * Fires the telemetry rules whose condition has held `for_s` since a reading that did not yet fire them (the
-     * sweep: "whichever comes first, the next reading or the sweep"). Answers how many fired.
+     * sweep: "whichever comes first, the next reading or the sweep"), in the caller's unit of work; the states it
+     * fires are locked (SKIP LOCKED: two sweeps at once fire each once). Answers how many fired.
      */
-    async fireDue(now: Date): Promise<number> {
-      return unitOfWork(database, async (q) => {
-        const due = await q<
-          DbRule & {
-            terminal_id: number;
-            t_site_id: number;
-            t_company_id: number;
-            t_agent_id: number;
-            last_value: number | null;
-          }
-        >(
-          `select ${COLS}, s.terminal_id, s.last_value, t.site_id as t_site_id, t.company_id as t_company_id,
-                  t.agent_id as t_agent_id
-             from rule_states s
-             join alert_rules r on r.id = s.rule_id
-             join terminals t on t.id = s.terminal_id
-            where s.pending_since is not null and not s.firing and r.enabled and r.deleted_at is null
-              and r.signal <> 'no_sales' and s.pending_since + make_interval(secs => r.for_s) <= $1
-              and ${targetReachesSql('r', 't')}
-            order by s.terminal_id, s.rule_id
-            limit 1000
-              for update of s skip locked`,
-          [now],
+    async fireDue(q: Tx, now: Date): Promise<number> {
+      const due = await q<DueRow & { last_value: number | null }>(
+        `select ${COLS}, s.terminal_id, s.last_value, t.site_id as t_site_id, t.company_id as t_company_id,
+                t.agent_id as t_agent_id
+           from rule_states s
+           join alert_rules r on r.id = s.rule_id
+           join terminals t on t.id = s.terminal_id
+          where s.pending_since is not null and not s.firing and r.enabled and r.deleted_at is null
+            and r.signal <> 'no_sales' and s.pending_since + make_interval(secs => r.for_s) <= $1
+            and ${targetReachesSql('r', 't')}
+          order by s.terminal_id, s.rule_id
+          limit 1000
+            for update of s skip locked`,
+        [now],
+      );
+      let fired = 0;
+      const changes: ChangeInput[] = [];
+      for (const d of due) {
+        const rule = toRule(d);
+        await q('update rule_states set firing = true where terminal_id = $1 and rule_id = $2', [
+          d.terminal_id,
+          rule.id,
+        ]);
+        const place = {
+          id: d.terminal_id,
+          siteId: d.t_site_id,
+          companyId: d.t_company_id,
+          agentId: d.t_agent_id,
+        };
+        const text = ruleAlertText(
+          { ...rule, signal: rule.signal as TelemetrySignal },
+          Number(d.last_value ?? rule.threshold),
         );
-        let fired = 0;
-        const changes: ChangeInput[] = [];
-        for (const d of due) {
-          const rule = toRule(d);
-          await q('update rule_states set firing = true where terminal_id = $1 and rule_id = $2', [
-            d.terminal_id,
-            rule.id,
-          ]);
-          const place = {
-            id: d.terminal_id,
-            siteId: d.t_site_id,
-            companyId: d.t_company_id,
-            agentId: d.t_agent_id,
-          };
-          const text = ruleAlertText(
-            { ...rule, signal: rule.signal as TelemetrySignal },
-            Number(d.last_value ?? rule.threshold),
-          );
-          const n = await raise(q, place, [{ ruleId: rule.id, severity: rule.severity, text, at: now }]);
-          fired += n;
-          if (n) changes.push(alertChange(place));
-        }
-        await q.changed(changes);
-        return fired;
-      });
+        const n = await raise(q, place, [{ ruleId: rule.id, severity: rule.severity, text, at: now }]);
+        fired += n;
+        if (n) changes.push(alertChange(place));
+      }
+      await q.changed(changes);
+      return fired;
     },
 
     /**

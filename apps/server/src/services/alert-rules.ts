@@ -1,4 +1,4 @@
-import { type RuleState, ruleAlertText, stepRule } from '@forecourt/contract/alert-rules';
+import { meets, type RuleState, ruleAlertText, stepRule } from '@forecourt/contract/alert-rules';
 import type { DeviceTransaction, TelemetryPoint } from '@forecourt/contract/device';
 import { TELEMETRY_SIGNALS, type TelemetrySignal } from '@forecourt/contract/telemetry-history';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,8 +13,8 @@ import type { MaintenanceService } from './maintenance-windows.ts';
 
 export interface AlertRulesOptions {
   repo: RuleRepository;
-  /** Units of work: the sales roll-up and the `no_sales` sweep write through them. */
-  work: Repositories['work'];
+  /** The units of work the evaluation, the sales roll-up and the sweep write through. */
+  work: Pick<Repositories['work'], 'run'>;
   /** Releases the alerts of ended maintenance windows (services/maintenance-windows.ts). */
   maintenance: Pick<MaintenanceService, 'release'>;
   log: FastifyBaseLogger;
@@ -24,12 +24,40 @@ export interface AlertRulesOptions {
 
 type Reading = { value: number; at: number };
 
+/** One terminal's stored telemetry request of a group commit. */
+export interface TelemetryBatchWrite {
+  terminal: AlertPlace;
+  points: readonly TelemetryPoint[];
+  now: Date;
+}
+
 /** How many terminals' rule lists a node keeps before it starts the cache again. */
 const RULE_CACHE_TERMINALS = 20_000;
 /** A rule's state on a terminal where it is neither pending nor firing (its last reading's time is not needed). */
 const AT_REST: RuleState = { pendingSince: null, firing: false, lastAt: null };
 
 const sameState = (a: RuleState, b: RuleState) => a.pendingSince === b.pendingSince && a.firing === b.firing;
+
+type Extremes = { min: number; max: number };
+
+/** The lowest and the highest reading of each signal. */
+function extremesOf(readings: Map<TelemetrySignal, Reading[]>): Map<TelemetrySignal, Extremes> {
+  const out = new Map<TelemetrySignal, Extremes>();
+  for (const [signal, list] of readings) {
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (const r of list) {
+      if (r.value < min) min = r.value;
+      if (r.value > max) max = r.value;
+    }
+    out.set(signal, { min, max });
+  }
+  return out;
+}
+
+/** Whether some reading meets the rule's threshold: its lowest for `<`/`<=`, its highest for `>`/`>=`. */
+const mayMeet = (rule: RuleWithState, e: Extremes | undefined) =>
+  e !== undefined && meets(rule.op, rule.op.startsWith('<') ? e.min : e.max, rule.threshold);
 
 /**
  * What a terminal's readings do to its rules (docs/rules-and-maintenance.md): each rule's readings of its signal,
@@ -78,7 +106,8 @@ export function createAlertRules(opts: AlertRulesOptions) {
   let reaching = new Map<number, Promise<RuleWithState[]>>();
   let sweeping: Promise<unknown> | null = null;
 
-  async function rulesOf(terminalId: number, present: readonly TelemetrySignal[]): Promise<RuleWithState[]> {
+  /** The enabled telemetry rules reaching a terminal, without state (cached until the next fleet change). */
+  function rulesOf(terminalId: number): Promise<RuleWithState[]> {
     let p = reaching.get(terminalId);
     if (!p) {
       if (reaching.size >= RULE_CACHE_TERMINALS) reaching = new Map();
@@ -89,10 +118,47 @@ export function createAlertRules(opts: AlertRulesOptions) {
         if (cache.get(terminalId) === p) cache.delete(terminalId);
       });
     }
-    const rules = (await p).filter((r) => present.includes(r.signal));
-    if (!rules.length) return rules;
-    const busy = (await repo.busyStates([terminalId])).get(terminalId);
-    return rules.map((r) => ({ ...r, state: busy?.get(r.id) ?? AT_REST }));
+    return p;
+  }
+
+  /** A write's readings of the signals some enabled rule watches, by signal, oldest first. */
+  function readingsOf(w: TelemetryBatchWrite, active: Set<string>): Map<TelemetrySignal, Reading[]> {
+    const readings = new Map<TelemetrySignal, Reading[]>();
+    for (const s of TELEMETRY_SIGNALS) {
+      if (!active.has(s)) continue;
+      const list: Reading[] = [];
+      for (const point of w.points) {
+        const v = point[s];
+        if (v !== undefined) list.push({ value: v, at: point.at ? Date.parse(point.at) : w.now.getTime() });
+      }
+      if (list.length)
+        readings.set(
+          s,
+          list.sort((a, b) => a.at - b.at),
+        );
+    }
+    return readings;
+  }
+
+  /** Evaluates one terminal's readings under lock, in a unit of work of its own. Never throws. */
+  async function evaluate(
+    t: AlertPlace,
+    rules: RuleWithState[],
+    readings: Map<TelemetrySignal, Reading[]>,
+  ): Promise<void> {
+    try {
+      await work.run((tx) =>
+        repo.evaluate(
+          tx,
+          t,
+          rules.map((r) => r.id),
+          [...readings.keys()],
+          (locked) => decideRules(locked, readings),
+        ),
+      );
+    } catch (err) {
+      log.warn({ err, terminal: t.id }, 'alert rules not evaluated for these readings');
+    }
   }
 
   const service = {
@@ -103,10 +169,13 @@ export function createAlertRules(opts: AlertRulesOptions) {
     },
 
     /**
-     * Evaluates a terminal's freshly stored readings. Never throws: the readings are stored, and a failure here is
-     * logged (a `for_s` condition is picked up again by the sweep, the others by the next reading).
+     * Evaluates the freshly stored readings of a group commit, one write per terminal, as one batch: the states
+     * of every terminal's rules that are not at rest in one query, the decision in memory (`decideRules`), and
+     * only the terminals whose rules change state (or fire, or clear) go on to a locked evaluation, each in a unit
+     * of work of its own. Never throws: the readings are stored, and a failure here is logged (a `for_s`
+     * condition is picked up again by the sweep, the others by the next reading).
      */
-    async telemetry(t: AlertPlace, points: readonly TelemetryPoint[], now: Date): Promise<void> {
+    async telemetry(writes: readonly TelemetryBatchWrite[]): Promise<void> {
       try {
         const p = signals ?? repo.enabledSignals();
         signals = p;
@@ -115,34 +184,46 @@ export function createAlertRules(opts: AlertRulesOptions) {
           throw err;
         });
         if (!active.size) return;
-        const readings = new Map<TelemetrySignal, Reading[]>();
-        for (const s of TELEMETRY_SIGNALS) {
-          if (!active.has(s)) continue;
-          const list: Reading[] = [];
-          for (const point of points) {
-            const v = point[s];
-            if (v !== undefined) list.push({ value: v, at: point.at ? Date.parse(point.at) : now.getTime() });
-          }
-          if (list.length)
-            readings.set(
-              s,
-              list.sort((a, b) => a.at - b.at),
-            );
+        const found: Array<{
+          t: AlertPlace;
+          readings: Map<TelemetrySignal, Reading[]>;
+          rules: Promise<RuleWithState[]>;
+        }> = [];
+        for (const w of writes) {
+          const readings = readingsOf(w, active);
+          if (readings.size) found.push({ t: w.terminal, readings, rules: rulesOf(w.terminal.id) });
         }
-        if (!readings.size) return;
-        const present = [...readings.keys()];
-        const rules = await rulesOf(t.id, present);
-        if (!rules.length) return;
-        const first = decideRules(rules, readings);
-        if (!first.states.length && !first.actions.length) return;
-        await repo.evaluate(
-          t,
-          rules.map((r) => r.id),
-          present,
-          (locked) => decideRules(locked, readings),
-        );
+        if (!found.length) return;
+        const watched: Array<{
+          t: AlertPlace;
+          readings: Map<TelemetrySignal, Reading[]>;
+          rules: RuleWithState[];
+        }> = [];
+        for (const f of found) {
+          const rules = (await f.rules).filter((r) => f.readings.has(r.signal));
+          if (rules.length) watched.push({ t: f.t, readings: f.readings, rules });
+        }
+        if (!watched.length) return;
+        const busy = await repo.busyStates(watched.map((w) => w.t.id));
+        for (const w of watched) {
+          const states = busy.get(w.t.id);
+          const extremes = extremesOf(w.readings);
+          // A rule at rest stays at rest unless some reading meets its threshold: only the others are stepped.
+          const moving: RuleWithState[] = [];
+          for (const r of w.rules) {
+            const state = states?.get(r.id);
+            if (state) moving.push({ ...r, state });
+            else if (mayMeet(r, extremes.get(r.signal))) moving.push({ ...r, state: AT_REST });
+          }
+          if (!moving.length) continue;
+          const first = decideRules(moving, w.readings);
+          if (first.states.length || first.actions.length) await evaluate(w.t, w.rules, w.readings);
+        }
       } catch (err) {
-        log.warn({ err, terminal: t.id }, 'alert rules not evaluated for these readings');
+        log.warn(
+          { err, terminals: writes.map((w) => w.terminal.id) },
+          'alert rules not evaluated for these readings',
+        );
       }
     },
 
@@ -164,7 +245,7 @@ export function createAlertRules(opts: AlertRulesOptions) {
     async sweep(now: Date = new Date()) {
       while (sweeping) await sweeping.catch(() => {});
       const run = (async () => {
-        const fired = await repo.fireDue(now);
+        const fired = await work.run((tx) => repo.fireDue(tx, now));
         const noSales = await work.run(async (tx) => {
           const swept = await repo.sweepNoSales(tx, now);
           await tx.changed(swept.changes);
