@@ -10,6 +10,7 @@ import type {
   RuleWrites,
 } from '../repositories/rule-repository.ts';
 import type { MaintenanceService } from './maintenance-windows.ts';
+import { serialWorker } from './repeat.ts';
 
 export interface AlertRulesOptions {
   repo: RuleRepository;
@@ -104,7 +105,19 @@ export function createAlertRules(opts: AlertRulesOptions) {
    * rest, instead of resolving every rule's target again. Dropped whole when it grows past `RULE_CACHE_TERMINALS`.
    */
   let reaching = new Map<number, Promise<RuleWithState[]>>();
-  let sweeping: Promise<unknown> | null = null;
+  const sweeper = serialWorker(
+    async (now) => {
+      const fired = await work.run((tx) => repo.fireDue(tx, now));
+      const noSales = await work.run(async (tx) => {
+        const swept = await repo.sweepNoSales(tx, now);
+        await tx.changed(swept.changes);
+        return swept.fired;
+      });
+      const released = await opts.maintenance.release(now);
+      return { fired, noSales, released };
+    },
+    { now: () => new Date(), log, failed: 'alert rule sweep failed' },
+  );
 
   /** The enabled telemetry rules reaching a terminal, without state (cached until the next fleet change). */
   function rulesOf(terminalId: number): Promise<RuleWithState[]> {
@@ -241,38 +254,14 @@ export function createAlertRules(opts: AlertRulesOptions) {
       }
     },
 
-    /** One sweep as of `now`: answers what it did. */
-    async sweep(now: Date = new Date()) {
-      while (sweeping) await sweeping.catch(() => {});
-      const run = (async () => {
-        const fired = await work.run((tx) => repo.fireDue(tx, now));
-        const noSales = await work.run(async (tx) => {
-          const swept = await repo.sweepNoSales(tx, now);
-          await tx.changed(swept.changes);
-          return swept.fired;
-        });
-        const released = await opts.maintenance.release(now);
-        return { fired, noSales, released };
-      })();
-      sweeping = run;
-      try {
-        return await run;
-      } finally {
-        sweeping = null;
-      }
+    /** One sweep as of `now` (after the one under way, never two at once): answers what it did. */
+    sweep(now: Date = new Date()) {
+      return sweeper.tick(now);
     },
 
-    /** The leader's job: sweeps every `sweepMs` (default 10 s); answers its stop function. */
+    /** The leader's job: sweeps every `sweepMs` (default 10 s), skipping a beat while one runs; answers its stop function. */
     start(): () => Promise<void> {
-      const timer = setInterval(() => {
-        if (sweeping) return;
-        service.sweep().catch((err) => log.error({ err }, 'alert rule sweep failed'));
-      }, opts.sweepMs ?? 10_000);
-      timer.unref();
-      return async () => {
-        clearInterval(timer);
-        await sweeping?.catch(() => {});
-      };
+      return sweeper.start(opts.sweepMs ?? 10_000);
     },
   };
   return service;

@@ -22,12 +22,12 @@ export function repeat(
  * under way, never two at once; `start` ticks every `everyMs` as of `now()`, skipping a beat while a pass runs, and
  * logs a failed pass as `failed`.
  */
-export function serialWorker(
-  pass: (at: Date) => Promise<number>,
+export function serialWorker<R>(
+  pass: (at: Date) => Promise<R>,
   o: { now: () => Date; log: FastifyBaseLogger; failed: string },
 ) {
-  let running: Promise<number> | null = null;
-  async function tick(at: Date = o.now()): Promise<number> {
+  let running: Promise<R> | null = null;
+  async function tick(at: Date = o.now()): Promise<R> {
     while (running) await running.catch(() => 0);
     running = pass(at).finally(() => {
       running = null;
