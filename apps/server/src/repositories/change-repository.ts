@@ -69,7 +69,10 @@ function toChange(r: ChangeRow): Change {
 /** What one read of the feed saw: the rows after a cursor and the snapshot's transaction bounds. */
 export interface FeedRead {
   rows: Change[];
-  /** Oldest transaction still running when the read was made (pg_snapshot_xmin). */
+  /**
+   * Oldest transaction still running on the whole server when the read was made (pg_snapshot_xmin): once it has
+   * passed a gap's bound, the gap is settled; until then `xmin()` tells this database's own.
+   */
   xmin: bigint;
   /** First transaction id not yet assigned when the read was made (pg_snapshot_xmax). */
   xmax: bigint;
@@ -105,7 +108,8 @@ export function createChangeRepository(database: Database) {
     async readAfter(after: number, limit: number): Promise<FeedRead> {
       const rows = await database.query<ChangeRow & { xmin: string; xmax: string }>(
         `select s.xmin::text as xmin, s.xmax::text as xmax, c.*
-           from (select ${xminOf(database)} as xmin, pg_snapshot_xmax(pg_current_snapshot()) as xmax) s
+           from (select pg_snapshot_xmin(pg_current_snapshot()) as xmin,
+                        pg_snapshot_xmax(pg_current_snapshot()) as xmax) s
            left join lateral (
              select id, kind, agent_id, company_id, site_id, terminal_id, pump_id, user_id, at
                from changes where id > $1 order by id limit $2
@@ -128,7 +132,7 @@ export function createChangeRepository(database: Database) {
       return { max: Number(rows[0]?.max ?? 0), xmax: BigInt(rows[0]?.xmax ?? 0) };
     },
 
-    /** The oldest transaction still running (pg_snapshot_xmin of a new snapshot). */
+    /** The oldest transaction of this database still running, as of a new snapshot (`xminOf`). */
     async xmin(): Promise<bigint> {
       const rows = await database.query<{ xmin: string }>(`select ${xminOf(database)}::text as xmin`);
       return BigInt(rows[0]?.xmin ?? 0);

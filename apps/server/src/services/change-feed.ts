@@ -116,7 +116,9 @@ export function createChangeFeed(opts: ChangeFeedOptions): ChangeFeed {
       if (row.id !== cursor + 1) {
         // Ids cursor+1 .. row.id-1 are missing: settled only once every transaction running at first sight ended.
         if (!gap || gap.id !== cursor + 1) gap = { id: cursor + 1, xmax: read.xmax };
-        if (read.xmin < gap.xmax) {
+        // The read's bound spans every database of the server (cheap, and enough when it has passed); only while
+        // it has not is this database's own asked for (repo.xmin), a later and so never older one.
+        if (read.xmin < gap.xmax && (await repo.xmin()) < gap.xmax) {
           stoppedAtGap = true;
           break;
         }
