@@ -145,6 +145,21 @@ function vitest(name, dir, opts = {}) {
   totals.failed += failed;
   totals.skipped += skipped;
   lines.push(`${name}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  // Name what failed next to the counts: the end of a long log is often all that is kept.
+  for (const file of report.testResults) {
+    const rel = path.relative(cwd, file.name);
+    const failures = file.assertionResults.filter((a) => a.status === 'failed');
+    if (file.status === 'failed' && failures.length === 0) {
+      lines.push(`  ✗ ${rel}: ${firstLine(file.message)}`);
+    }
+    for (const a of failures) {
+      lines.push(`  ✗ ${rel} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    }
+  }
+}
+
+function firstLine(text) {
+  return String(text ?? '').split('\n')[0].slice(0, 300);
 }
 
 // Lint (Biome and the import boundaries) counts as one test: CI fails on a violation.
@@ -194,6 +209,7 @@ function nodeTest(name, dir, testDir, opts = {}) {
   totals.failed += failed;
   totals.skipped += skipped;
   lines.push(`${name}: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  for (const m of text.matchAll(/^\s*not ok \d+ - (.*)$/gm)) lines.push(`  ✗ ${m[1].slice(0, 300)}`);
 }
 
 ensureInstalled();
