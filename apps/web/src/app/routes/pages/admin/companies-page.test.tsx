@@ -12,13 +12,6 @@ const companies = [
 ];
 
 describe('companies page', () => {
-  it('a company user sees that administration is for agents, and nothing is asked of the API', async () => {
-    const api = mockFetch({});
-    renderWithProviders(<CompaniesPage />, { user: makeUser({ agent: null }) });
-    expect(await screen.findByRole('alert')).toHaveTextContent('The Administration area is for agents.');
-    expect(api.calls).toHaveLength(0);
-  });
-
   it('the companies page lists, searches with ?q= and shows a duplicate name next to the field', async () => {
     const api = mockFetch({
       'GET /api/admin/companies/': ({ url }) =>
