@@ -453,6 +453,9 @@ describe.skipIf(postgresUnavailable)('alert rules (docs/rules-and-maintenance.md
       });
       await telemetry(device, { battery_life: 10 });
       expect((await ruleAlerts(rule.id))[0]!.state).toBe('active');
+      // A reading that changes nothing: the node may now remember the rule firing on this terminal.
+      await telemetry(device, { battery_life: 11 });
+      expect(await ruleAlerts(rule.id)).toHaveLength(1);
       const off = await patch(`/api/rules/${rule.id}/`, { enabled: false });
       expect(off.statusCode).toBe(200);
       expect(AlertRuleSchema.parse(off.json()).enabled).toBe(false);

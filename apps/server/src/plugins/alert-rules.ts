@@ -22,6 +22,7 @@ export const alertRulesPlugin = fp(
         work: app.repos.work,
         maintenance: createMaintenanceService(app.repos),
         log: app.log.child({ service: 'alert-rules' }),
+        ownsDatabase: app.database.kind === 'pglite',
       }),
     );
   },

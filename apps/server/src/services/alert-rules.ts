@@ -21,6 +21,11 @@ export interface AlertRulesOptions {
   log: FastifyBaseLogger;
   /** How often the leader sweeps (ms): `for_s` conditions, `no_sales`, ended maintenance windows. */
   sweepMs?: number;
+  /**
+   * The database is this process's alone (PGlite): every rule state is written here, so the states not at rest are
+   * remembered per terminal between readings instead of asked for with every group commit.
+   */
+  ownsDatabase?: boolean;
 }
 
 type Reading = { value: number; at: number };
@@ -32,7 +37,7 @@ export interface TelemetryBatchWrite {
   now: Date;
 }
 
-/** How many terminals' rule lists a node keeps before it starts the cache again. */
+/** How many terminals' rule lists (and, owning the database, rule states) a node keeps before it starts again. */
 const RULE_CACHE_TERMINALS = 20_000;
 /** A rule's state on a terminal where it is neither pending nor firing (its last reading's time is not needed). */
 const AT_REST: RuleState = { pendingSince: null, firing: false, lastAt: null };
@@ -91,6 +96,57 @@ export function decideRules(rules: RuleWithState[], readings: Map<TelemetrySigna
 }
 
 /**
+ * The rule states not at rest of terminals, remembered between group commits when this process owns the database
+ * (every rule state is then written here). A terminal's entry is dropped after each write that may change its
+ * states (its locked evaluation), all of them after the sweep fires and on every 'fleet' change (a rule written,
+ * disabled or deleted); an answer read while an entry was dropped is used once, not kept. So what it answers of a
+ * telemetry rule is never older than what reading the table at the same moment would answer (the states of
+ * `no_sales` rules, which sales and the sweep write, are among them but never read from here).
+ */
+export function busyStatesInMemory(repo: Pick<RuleRepository, 'busyStates'>) {
+  let known = new Map<number, Map<number, RuleState>>();
+  /** Drops of each terminal's entry since the last `forget()` of all; and of all. */
+  let versions = new Map<number, number>();
+  let epoch = 0;
+  return {
+    /** The states not at rest of these terminals, by terminal and rule (as `busyStates` answers them). */
+    async of(ids: readonly number[]): Promise<Map<number, Map<number, RuleState>>> {
+      const out = new Map<number, Map<number, RuleState>>();
+      const missing: number[] = [];
+      for (const id of ids) {
+        const states = known.get(id);
+        if (states) out.set(id, states);
+        else missing.push(id);
+      }
+      if (!missing.length) return out;
+      const asked = { epoch, versions: missing.map((id) => versions.get(id) ?? 0) };
+      const read = await repo.busyStates(missing);
+      const keep = asked.epoch === epoch;
+      if (keep && known.size + missing.length > RULE_CACHE_TERMINALS) known = new Map();
+      missing.forEach((id, i) => {
+        const states = read.get(id) ?? new Map<number, RuleState>();
+        out.set(id, states);
+        if (keep && (versions.get(id) ?? 0) === asked.versions[i]) known.set(id, states);
+      });
+      return out;
+    },
+    /** Drops what is known of these terminals, or of all. */
+    forget(ids?: readonly number[]) {
+      if (!ids) {
+        epoch++;
+        known = new Map();
+        versions = new Map();
+        return;
+      }
+      for (const id of ids) {
+        known.delete(id);
+        versions.set(id, (versions.get(id) ?? 0) + 1);
+      }
+    },
+  };
+}
+
+/**
  * Alert rules at work: telemetry evaluated as it arrives on whichever node receives it, sales rolled up as they
  * arrive, and the leader's sweep (conditions that have held `for_s` without a new reading, `no_sales`, alerts whose
  * maintenance window has ended). Rule state lives in PostgreSQL, locked per rule and terminal while it changes.
@@ -105,9 +161,11 @@ export function createAlertRules(opts: AlertRulesOptions) {
    * rest, instead of resolving every rule's target again. Dropped whole when it grows past `RULE_CACHE_TERMINALS`.
    */
   let reaching = new Map<number, Promise<RuleWithState[]>>();
+  const busy = opts.ownsDatabase ? busyStatesInMemory(repo) : null;
   const sweeper = serialWorker(
     async (now) => {
       const fired = await work.run((tx) => repo.fireDue(tx, now));
+      if (fired) busy?.forget();
       const noSales = await work.run(async (tx) => {
         const swept = await repo.sweepNoSales(tx, now);
         await tx.changed(swept.changes);
@@ -171,6 +229,8 @@ export function createAlertRules(opts: AlertRulesOptions) {
       );
     } catch (err) {
       log.warn({ err, terminal: t.id }, 'alert rules not evaluated for these readings');
+    } finally {
+      busy?.forget([t.id]);
     }
   }
 
@@ -179,6 +239,7 @@ export function createAlertRules(opts: AlertRulesOptions) {
     forget() {
       signals = null;
       reaching = new Map();
+      busy?.forget();
     },
 
     /**
@@ -217,14 +278,15 @@ export function createAlertRules(opts: AlertRulesOptions) {
           if (rules.length) watched.push({ t: f.t, readings: f.readings, rules });
         }
         if (!watched.length) return;
-        const busy = await repo.busyStates(watched.map((w) => w.t.id));
+        const ids = watched.map((w) => w.t.id);
+        const states = await (busy ? busy.of(ids) : repo.busyStates(ids));
         for (const w of watched) {
-          const states = busy.get(w.t.id);
+          const busyOfTerminal = states.get(w.t.id);
           const extremes = extremesOf(w.readings);
           // A rule at rest stays at rest unless some reading meets its threshold: only the others are stepped.
           const moving: RuleWithState[] = [];
           for (const r of w.rules) {
-            const state = states?.get(r.id);
+            const state = busyOfTerminal?.get(r.id);
             if (state) moving.push({ ...r, state });
             else if (mayMeet(r, extremes.get(r.signal))) moving.push({ ...r, state: AT_REST });
           }
