@@ -159,7 +159,9 @@ function vitest(name, dir, opts = {}) {
 }
 
 function firstLine(text) {
-  return String(text ?? '').split('\n')[0].slice(0, 300);
+  return String(text ?? '')
+    .split('\n')[0]
+    .slice(0, 300);
 }
 
 // Lint (Biome and the import boundaries) counts as one test: CI fails on a violation.
