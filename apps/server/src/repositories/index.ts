@@ -1,5 +1,7 @@
+import { ADMIN_ENTITY_NAMES } from '@forecourt/contract/admin-entities';
 import type { Env } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
+import { adminEntityRepositories } from './admin-entity-repository.ts';
 import { createAlertRepository } from './alert-repository.ts';
 import { createApiKeyRepository } from './api-key-repository.ts';
 import { createAuditRepository } from './audit-repository.ts';
@@ -45,9 +47,12 @@ import {
 import { createUserAdminRepository } from './user-admin-repository.ts';
 import { createUserRepository } from './user-repository.ts';
 
-/** Every repository, created once per app. Add new ones here. */
+/**
+ * Every repository, created once per app. Add new ones here; an administered entity without a repository of its
+ * own here gets the generic one (admin-entity-repository.ts) under its name.
+ */
 export function createRepositories(database: Database, _config: Env) {
-  return {
+  const repositories = {
     changes: createChangeRepository(database),
     commands: createCommandRepository(database),
     connectivity: createConnectivityRepository(database),
@@ -95,5 +100,6 @@ export function createRepositories(database: Database, _config: Env) {
       settleThrough: (settle: Settle) => settleWritesThrough(database, settle),
     },
   };
+  return { ...repositories, ...adminEntityRepositories(database, ADMIN_ENTITY_NAMES, repositories) };
 }
 export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,3 +1,4 @@
+import { ADMIN_ENTITY_NAMES } from '@forecourt/contract/admin-entities';
 import { describe, expect, it } from 'vitest';
 import { logMenu, MENU_ITEMS, menuFor } from './menu-items.ts';
 
@@ -50,12 +51,9 @@ describe('menu items', () => {
       'MENU_SOFTWARE',
       'MENU_UI_FEATURES',
     ]);
+    // A page per administered entity, in the contract's menu order, then the import and the audit.
     expect(agent[7].children?.map((c) => c.to)).toEqual([
-      '/admin/companies',
-      '/admin/sites',
-      '/admin/terminals',
-      '/admin/pumps',
-      '/admin/users',
+      ...ADMIN_ENTITY_NAMES.map((name) => `/admin/${name}`),
       '/admin/import',
       '/admin/audit',
     ]);
