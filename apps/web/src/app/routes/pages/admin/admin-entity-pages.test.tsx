@@ -58,12 +58,23 @@ function sample(schema: ZodType): unknown {
   }
 }
 
-/** The lists a page reads: its own, and its parents' (the filter and the form's pickers, the names in its rows). */
+/** The entities above one: its parents, theirs, and so on. */
+function ancestors(entity: AdminEntity): AdminEntity[] {
+  const out: AdminEntity[] = [];
+  for (const parent of ADMIN_ENTITIES[entity].parents as readonly AdminEntity[]) {
+    for (const e of [parent, ...ancestors(parent)]) if (!out.includes(e)) out.push(e);
+  }
+  return out;
+}
+
+/**
+ * The lists a page reads: its own, and those of the entities above it (the filters and the form's pickers, the
+ * names in its rows).
+ */
 function listRoutes(entity: AdminEntity, rows: unknown[] = []) {
-  const parents: readonly AdminEntity[] = ADMIN_ENTITIES[entity].parents;
   return Object.fromEntries([
     [`GET /api/admin/${entity}/`, json(rows)],
-    ...parents.map((parent) => [`GET /api/admin/${parent}/`, json([])]),
+    ...ancestors(entity).map((above) => [`GET /api/admin/${above}/`, json([])]),
   ]);
 }
 
@@ -86,7 +97,7 @@ describe.each(ADMIN_ENTITY_NAMES.map((entity) => ({ entity, one: ADMIN_ENTITIES[
       expect(api.calls).toHaveLength(0);
     });
 
-    it('with nothing listed, shows its title, its empty state and its New button; of the admin lists it reads only its own and its parents’', async () => {
+    it('with nothing listed, shows its title, its empty state and its New button; of the admin lists it reads only its own and those of the entities above it', async () => {
       const routes = listRoutes(entity);
       const api = mockFetch(routes);
       await render();
