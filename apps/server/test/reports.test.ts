@@ -516,13 +516,15 @@ describe.skipIf(postgresUnavailable)('availability and service reports (docs/rep
   });
 
   it('format=csv: the rows and the total, cells neutralised; format=pdf: a PDF naming every site', async () => {
-    const csvRes = await get(`/api/reports/company/${companyId}/availability/?format=csv`, company);
+    // One period for both: a period ending now ends a second later for a request a second later.
+    const period = `from=${new Date(Date.now() - 30 * 86_400_000).toISOString()}&to=${new Date().toISOString()}`;
+    const csvRes = await get(`/api/reports/company/${companyId}/availability/?format=csv&${period}`, company);
     expect(csvRes.statusCode).toBe(200);
     expect(csvRes.headers['content-type']).toMatch(/^text\/csv/);
     expect(csvRes.headers['content-disposition']).toMatch(
       /attachment; filename="availability-company-\d+-.*\.csv"/,
     );
-    const json = await report(`/api/reports/company/${companyId}/availability/`, company);
+    const json = await report(`/api/reports/company/${companyId}/availability/?${period}`, company);
     const table = parseCsv(csvRes.body);
     // The columns of the JSON rows, in their order.
     expect(table[0]).toEqual(Object.keys(AvailabilityRowSchema.shape));
