@@ -46,6 +46,7 @@ function SiteDashboard({ siteId }: { siteId: number }) {
       <DashboardHeader
         title={t('DASHBOARD')}
         subtitle={subtitle}
+        subtitleLines={2}
         extra={
           drawn && (
             <Suspense fallback={null}>
