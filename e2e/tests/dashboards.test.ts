@@ -136,6 +136,26 @@ describe('dashboards', () => {
       await p.context().close();
     }
   });
+
+  it('on a phone the site dashboard does not move as its heading fills in (layout shift under 0.01)', async () => {
+    const p = await signedIn('site', { width: 390, height: 844 });
+    await p.context().addInitScript(() => {
+      const w = window as unknown as { layoutShift: number };
+      w.layoutShift = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>)
+          if (!e.hadRecentInput) w.layoutShift += e.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await p.reload();
+    await p.getByTestId('site-availability').waitFor();
+    await p.getByRole('button', { name: 'Maintenance window' }).waitFor();
+    await widget(p, 'Aerial map').waitFor();
+    await p.waitForTimeout(500);
+    const shift = await p.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift);
+    assert.ok(shift < 0.01, `the site dashboard moved as it loaded: layout shift ${shift.toFixed(4)}`);
+    await p.context().close();
+  });
 });
 
 async function agentId(p: Page): Promise<string> {

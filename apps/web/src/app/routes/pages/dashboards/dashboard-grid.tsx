@@ -129,24 +129,21 @@ export function Cell({ span = 1, rows = 1, lazy = false, children }: CellProps) 
 }
 
 /**
- * The page heading is always 'Dashboard'; what it shows (agent, company, site) follows it. Room is kept from the
- * first paint for what arrives later, so the board below never moves down: on a phone, `subtitleLines` lines of
- * subtitle, a line for `extra` and one for `actions` when they are given (even as `false`, before they load).
+ * The page heading is always 'Dashboard'; what it shows (agent, company, site) follows it. With `extra`, room is
+ * kept from the first paint for what arrives later (dashboard-grid.css), so the board below never moves down: on a
+ * phone, two lines of subtitle and a line each for `extra` and `actions` (given as `false` before they load).
  */
 export function DashboardHeader({
   title,
   subtitle,
-  subtitleLines,
   extra,
   actions,
 }: {
   title: ReactNode;
   subtitle?: ReactNode;
-  /** How many lines the subtitle may take on a phone once its data has arrived (a site's: 2). */
-  subtitleLines?: number;
   /** Shown after the subtitle (a site's availability). */
   extra?: ReactNode;
-  /** Buttons at the end of the heading's line (a site's "Maintenance window"). */
+  /** Buttons at the end of the heading's line (a site's "Maintenance window"); only with `extra`. */
   actions?: ReactNode;
 }) {
   return (
@@ -155,25 +152,14 @@ export function DashboardHeader({
         {title}
       </Title>
       {subtitle && (
-        <Text
-          c="dimmed"
-          fz="lg"
-          fw={500}
-          data-testid="dashboard-scope"
-          className="fc-dashboard-subtitle"
-          style={subtitleLines ? { '--fc-subtitle-lines': subtitleLines } : undefined}
-        >
+        <Text c="dimmed" fz="lg" fw={500} data-testid="dashboard-scope">
           {subtitle}
         </Text>
       )}
-      {(extra !== undefined || actions !== undefined) && (
-        <div className="fc-dashboard-header-line">
-          {extra !== undefined && <div className="fc-dashboard-header-extra">{extra}</div>}
-          {actions !== undefined && (
-            <Group ms="auto" className="fc-dashboard-header-actions">
-              {actions}
-            </Group>
-          )}
+      {extra !== undefined && (
+        <div className="fc-dh-line">
+          <div>{extra}</div>
+          <Group ms="auto">{actions}</Group>
         </div>
       )}
     </Group>

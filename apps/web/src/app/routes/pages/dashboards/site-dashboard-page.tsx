@@ -46,7 +46,6 @@ function SiteDashboard({ siteId }: { siteId: number }) {
       <DashboardHeader
         title={t('DASHBOARD')}
         subtitle={subtitle}
-        subtitleLines={2}
         extra={
           drawn && (
             <Suspense fallback={null}>
