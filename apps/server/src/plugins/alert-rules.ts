@@ -22,7 +22,7 @@ export const alertRulesPlugin = fp(
         work: app.repos.work,
         maintenance: createMaintenanceService(app.repos),
         log: app.log.child({ service: 'alert-rules' }),
-        ownsDatabase: app.database.kind === 'pglite',
+        ownsDatabase: app.repos.rules.soleWriter,
       }),
     );
   },

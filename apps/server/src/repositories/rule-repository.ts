@@ -214,6 +214,12 @@ export function createRuleRepository(database: Database) {
   }
 
   return {
+    /**
+     * Whether this process is the database's only writer (PGlite, embedded): then every rule state is written
+     * here, and what this node read of them stays true until it writes them itself (services/alert-rules.ts).
+     */
+    soleWriter: database.kind === 'pglite',
+
     async list(v: Visibility, page: { limit: number; before?: string }): Promise<RuleRecord[]> {
       const p = new Params();
       const where = [
