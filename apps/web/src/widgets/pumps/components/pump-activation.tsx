@@ -1,4 +1,3 @@
-import { isFinalCommandState } from '@forecourt/contract/commands';
 import { logPath } from '@forecourt/contract/log-paths';
 import type { Pump } from '@forecourt/contract/pumps';
 import { type PumpState, pumpState } from '@forecourt/contract/rules';
@@ -6,17 +5,14 @@ import { Anchor } from '@mantine/core';
 import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { commandStateKey } from '../../../components/command-state.tsx';
 import {
   CommandTimelineDrawer,
   type CommandTimelineTarget,
 } from '../../../components/command-timeline/command-timeline-drawer.tsx';
 import { Link } from '../../../components/link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
-import { commandQueries } from '../../../lib/api/commands.ts';
 import { errorText } from '../../../lib/api-client.ts';
 import type { SiteScope } from '../../../lib/scope.ts';
-import { toast } from '../../../lib/toast.ts';
 import { pumpQueries } from '../api/get-pumps.ts';
 import { type PumpTarget, turnPump } from '../api/turn-pump.ts';
 import { decidePumpClick } from '../pump-click.ts';
@@ -29,6 +25,9 @@ export interface PumpActivationProps {
 
 /** Link of the pump activation log (a hash route). */
 export const pumpActivationLogPath = (siteId: number) => logPath('pump-activation', 'site', siteId);
+
+/** The toasts and the command timeline's reads (../pump-actions.ts): fetched on first use, not with the tiles. */
+const actions = () => import('../pump-actions.ts');
 
 const TURN_PUMP = 'turn-pump';
 
@@ -51,22 +50,7 @@ function useUnswitchedPumps(pumps: readonly Pump[] | undefined) {
       const now = seen.current.get(pump.id);
       const unswitched = (was === 'pending_on' && now === 'off') || (was === 'pending_off' && now === 'on');
       if (!unswitched) continue;
-      void client
-        .fetchQuery({ ...commandQueries.timeline('pump', pump.id), staleTime: 0 })
-        .catch(() => [])
-        .then((commands) => {
-          const last = commands.find((c) => isFinalCommandState(c.state));
-          const state = last && last.state !== 'confirmed' ? last.state : 'failed';
-          toast.error(
-            [
-              t('PUMP_NOT_SWITCHED', { pump_no: pump.pump_no, state: t(commandStateKey(state)) }),
-              last?.detail,
-            ]
-              .filter(Boolean)
-              .join(': '),
-            t('ERROR_'),
-          );
-        });
+      void actions().then((a) => a.sayNotSwitched(client, t, pump));
     }
   }, [pumps, client, t]);
 }
@@ -94,7 +78,10 @@ export function PumpActivation({ scope }: PumpActivationProps) {
   const mutation = useMutation({
     mutationKey,
     mutationFn: ({ pump, target }: { pump: Pump; target: PumpTarget }) => turnPump(pump.id, target),
+    // The toasts' code comes while the request is on its way.
+    onMutate: () => void actions(),
     onSuccess: async (result, { pump, target }) => {
+      const { toast, commandQueries } = await actions();
       if (result.error) {
         toast.error(result.error_text, t('ERROR_'));
         void client.invalidateQueries({ queryKey: options.queryKey });
@@ -114,14 +101,14 @@ export function PumpActivation({ scope }: PumpActivationProps) {
       }
       void client.invalidateQueries({ queryKey: commandQueries.owner('pump', pump.id) });
     },
-    onError: (error) => toast.error(errorText(error), t('ERROR_')),
+    onError: (error) => void actions().then((a) => a.toast.error(errorText(error), t('ERROR_'))),
   });
 
   // The latest state read from the server decides, not the one the tile was drawn with.
   const onToggle = (clicked: Pump) => {
     const pump = query.data?.find((p) => p.id === clicked.id);
     const decision = decidePumpClick(pump, sending.includes(clicked.id));
-    if (decision.type === 'not_found') toast.error(t('PUMP_NOT_FOUND'));
+    if (decision.type === 'not_found') void actions().then((a) => a.toast.error(t('PUMP_NOT_FOUND')));
     else if (decision.type === 'turn' && pump) mutation.mutate({ pump, target: decision.target });
   };
 
