@@ -40,7 +40,7 @@ describe('Pump status widget', () => {
     expect(within(pump2).queryByRole('img', { name: 'Pump reports a problem' })).not.toBeInTheDocument();
     await user.click(pump2);
     expect(pump2).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByText(/^1\/5\/2024 \d{1,2}:00 Pump started$/)).toBeInTheDocument();
+    expect(await screen.findByText(/^1\/5\/2024 \d{1,2}:00 Pump started$/)).toBeInTheDocument();
     await user.click(pump10);
     expect(pump2).toHaveAttribute('aria-expanded', 'false');
     // Mantine writes the box height in rem: 450px = 28.125rem.
