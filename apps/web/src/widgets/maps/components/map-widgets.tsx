@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, startTransition, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { mapTerminalQueries } from '../../../lib/api/map-terminals.ts';
@@ -30,7 +30,7 @@ function useLeafletWhenDrawn(ready: boolean) {
     return whenFirstReadsDrawn(() => {
       leafletRequested = true;
       void loadLeafletMaps();
-      setGo(true);
+      startTransition(() => setGo(true));
     });
   }, [ready, go]);
   return go;

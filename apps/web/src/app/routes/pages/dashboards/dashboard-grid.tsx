@@ -78,7 +78,8 @@ function useNearViewport(enabled: boolean) {
     }
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((e) => e.isIntersecting)) setNear(true);
+        // A transition, as the idle renders below: React draws the widget in slices of a few milliseconds.
+        if (entries.some((e) => e.isIntersecting)) startTransition(() => setNear(true));
       },
       { rootMargin: NEAR_VIEWPORT },
     );

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, startTransition, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { siteQueries } from '../../../../lib/api/sites.ts';
 import type { Scope } from '../../../../lib/scope.ts';
@@ -31,7 +31,8 @@ function SiteDashboard({ siteId }: { siteId: number }) {
   const site = useQuery(siteQueries.detail(siteId));
   const scope = { kind: 'site', id: siteId } as const;
   const [drawn, setDrawn] = useState(false);
-  useEffect(() => whenFirstViewDrawn(() => setDrawn(true)), []);
+  // A transition: React draws them in slices, not in the one long task that also starts the map and the stream.
+  useEffect(() => whenFirstViewDrawn(() => startTransition(() => setDrawn(true))), []);
   const subtitle = site.data
     ? [
         site.data.title,
