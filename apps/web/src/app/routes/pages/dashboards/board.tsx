@@ -30,7 +30,8 @@ function viewOf(widget: WidgetDescriptor): View {
 /**
  * A dashboard's widgets, laid out from their descriptors (widgets/<name>/widget.ts, `boards`): in their order,
  * each in its cell. A widget of the first view that renders at once (`firstView: 'render'`) gets a plain cell;
- * every other one renders when its cell nears the viewport.
+ * every other one renders when its cell nears the viewport, and one outside the first view not before the first
+ * view's reads have been drawn.
  */
 export function Board({ board, scope }: { board: BoardName; scope: Scope }) {
   return (
@@ -38,7 +39,13 @@ export function Board({ board, scope }: { board: BoardName; scope: Scope }) {
       {boardLayout(board).map(({ widget, place }) => {
         const View = viewOf(widget);
         return (
-          <Cell key={widget.id} span={place.span} rows={place.rows} lazy={place.firstView !== 'render'}>
+          <Cell
+            key={widget.id}
+            span={place.span}
+            rows={place.rows}
+            lazy={place.firstView !== 'render'}
+            afterFirstView={!place.firstView}
+          >
             <View scope={scope} size2X={place.size2X} />
           </Cell>
         );

@@ -2,6 +2,7 @@ import { Group, Text, Title } from '@mantine/core';
 import { type ReactNode, Suspense, startTransition, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import './dashboard-grid.css';
+import { whenFirstReadsDrawn } from '../../../../lib/when-first-view-drawn.ts';
 import { whenIdle } from '../../../../lib/when-idle.ts';
 
 /**
@@ -24,6 +25,12 @@ export interface CellProps {
    * the cell keeps its place with an empty box of the widget's height. @default false
    */
   lazy?: boolean;
+  /**
+   * A lazy cell that is not part of the board's first view: when it is near the viewport as the page opens, it
+   * renders only once the first view's reads have been drawn (lib/first-view-gate.ts), so that its code and data
+   * do not share a phone's link and main thread with the first view's. @default false
+   */
+  afterFirstView?: boolean;
   children: ReactNode;
 }
 
@@ -66,7 +73,7 @@ function renderWhenIdle(render: () => void): () => void {
  * True once the element is near the viewport, the keyboard's Tab has been pressed, the page is printed or it
  * has been open `IDLE_RENDER_MS`.
  */
-function useNearViewport(enabled: boolean) {
+function useNearViewport(enabled: boolean, afterFirstView: boolean) {
   const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(!enabled);
   useEffect(() => {
@@ -76,10 +83,17 @@ function useNearViewport(enabled: boolean) {
       setNear(true);
       return;
     }
+    // Outside the first view, a cell near the viewport as the page opens waits for the first view's reads to be
+    // drawn (on a site dashboard on a phone, the pump status's three files were the last requests of Lighthouse's
+    // largest paint). Then a transition, as the idle renders below: React draws it in slices of a few ms.
+    let cancelWait = () => {};
     const observer = new IntersectionObserver(
       (entries) => {
-        // A transition, as the idle renders below: React draws the widget in slices of a few milliseconds.
-        if (entries.some((e) => e.isIntersecting)) startTransition(() => setNear(true));
+        if (!entries.some((e) => e.isIntersecting)) return;
+        cancelWait();
+        const show = () => startTransition(() => setNear(true));
+        if (afterFirstView) cancelWait = whenFirstReadsDrawn(show);
+        else show();
       },
       { rootMargin: NEAR_VIEWPORT },
     );
@@ -99,12 +113,13 @@ function useNearViewport(enabled: boolean) {
     }, IDLE_RENDER_MS);
     return () => {
       observer.disconnect();
+      cancelWait();
       window.removeEventListener('keydown', onKey, true);
       window.removeEventListener('beforeprint', onPrint);
       window.clearTimeout(timer);
       dequeue?.();
     };
-  }, [near]);
+  }, [near, afterFirstView]);
   return { ref, near };
 }
 
@@ -114,8 +129,8 @@ function CellPlaceholder() {
   return <div className="fc-dashboard-cell-placeholder" role="status" aria-label={t('LOADING')} />;
 }
 
-export function Cell({ span = 1, rows = 1, lazy = false, children }: CellProps) {
-  const { ref, near } = useNearViewport(lazy);
+export function Cell({ span = 1, rows = 1, lazy = false, afterFirstView = false, children }: CellProps) {
+  const { ref, near } = useNearViewport(lazy, afterFirstView);
   return (
     <div
       ref={ref}
