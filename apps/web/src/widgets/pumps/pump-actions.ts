@@ -1,3 +1,6 @@
+// What the pump tiles do besides drawing: the toasts of a click and the reason a pump was not switched, read from
+// its command timeline. None of it is needed to show the tiles: the widget fetches this module once the first view
+// has been drawn, or at once on a click, so a site dashboard's first view loads fewer files.
 import { isFinalCommandState } from '@forecourt/contract/commands';
 import type { Pump } from '@forecourt/contract/pumps';
 import type { QueryClient } from '@tanstack/react-query';
@@ -6,11 +9,6 @@ import { commandStateKey } from '../../components/command-state.tsx';
 import { commandQueries } from '../../lib/api/commands.ts';
 import { toast } from '../../lib/toast.ts';
 
-/**
- * What the pump tiles do besides drawing: the toasts of a click and the reason a pump was not switched, read from
- * its command timeline. Nothing of it is needed to show the tiles, so the widget fetches this module on first use
- * (a click, or a pump leaving pending unswitched) and a site dashboard's first view loads fewer files.
- */
 export { commandQueries, toast };
 
 /** Says out loud that `pump` left pending without reaching the requested state, with the device's reason. */

@@ -13,6 +13,7 @@ import { Link } from '../../../components/link.tsx';
 import { WidgetCard, widgetQueryState } from '../../../components/widget-card.tsx';
 import { errorText } from '../../../lib/api-client.ts';
 import type { SiteScope } from '../../../lib/scope.ts';
+import { whenFirstViewDrawn } from '../../../lib/when-first-view-drawn.ts';
 import { pumpQueries } from '../api/get-pumps.ts';
 import { type PumpTarget, turnPump } from '../api/turn-pump.ts';
 import { decidePumpClick } from '../pump-click.ts';
@@ -26,7 +27,7 @@ export interface PumpActivationProps {
 /** Link of the pump activation log (a hash route). */
 export const pumpActivationLogPath = (siteId: number) => logPath('pump-activation', 'site', siteId);
 
-/** The toasts and the command timeline's reads (../pump-actions.ts): fetched on first use, not with the tiles. */
+/** The toasts and the command timeline's reads (../pump-actions.ts): not part of the tiles' first view. */
 const actions = () => import('../pump-actions.ts');
 
 const TURN_PUMP = 'turn-pump';
@@ -69,6 +70,8 @@ export function PumpActivation({ scope }: PumpActivationProps) {
   const query = useQuery({ ...options, enabled: siteId > 0 });
   const [history, setHistory] = useState<CommandTimelineTarget | null>(null);
   useUnswitchedPumps(query.data);
+  // Fetched once the first view is drawn, so that a click's toast does not wait for the network.
+  useEffect(() => whenFirstViewDrawn(() => void actions()), []);
 
   const mutationKey = [TURN_PUMP, siteId] as const;
   const sending = useMutationState({
